@@ -1,0 +1,63 @@
+"""Shared helpers: real sample suites copied to temp dirs, real stestr/testr/isolate processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_suites"
+
+
+def tool(name: str) -> str:
+    """A console script of the environment running the tests (stestr, testr, isolate, ...)."""
+    path = BIN / name
+    assert path.exists(), f"{name} is not installed next to {sys.executable}"
+    return str(path)
+
+
+def env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "PYTHON": sys.executable, **extra}
+
+
+def run(args: list[str], cwd: Path, input: bytes | None = None, **extra: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(args, cwd=cwd, input=input, capture_output=True, env=env(**extra), timeout=600)
+
+
+def isolate(cwd: Path, *args: str, input: bytes | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
+    """The real `isolate` command, as a user runs it."""
+    proc = run([tool("isolate"), *args], cwd, input=input, **extra)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
+
+def copy_suite(name: str, dest: Path) -> Path:
+    target = dest / name
+    shutil.copytree(SAMPLES / name, target, ignore=shutil.ignore_patterns(".stestr", ".testrepository", ".isolate", "__pycache__"))
+    return target
+
+
+def stestr_run(suite: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[bytes]:
+    if not (suite / ".stestr").exists():
+        run([tool("stestr"), "init"], suite)
+    return run([tool("stestr"), "run", *args], suite, **extra)
+
+
+def assert_user_error(proc: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """A user error: exit 2, one line on stderr naming the cause, no traceback."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    lines = [line for line in proc.stderr.splitlines() if not line.startswith("isolate: warning:")]
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("isolate: error: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    return SAMPLES
