@@ -1,0 +1,233 @@
+"""The executed order of one worker, up to and including the failing test.
+
+Within one worker, stream order is execution order. A worker's ids repeating means a second
+process reused the tag (`stestr run --combine` appends streams), so the order is cut into
+process runs at repeats and the one holding the failure is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from isolate.errors import UserError
+from isolate.hunt import create_hunt
+from isolate.repository import find_repository
+from isolate.stream import FAILING, Record, scan, seekable
+
+UNTAGGED = "untagged"
+
+Opener = Callable[[], contextlib.AbstractContextManager[BinaryIO]]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What a hunt starts from: the order, the failing test and how it failed."""
+
+    victim: str
+    worker: str
+    order: tuple[str, ...]
+    status: str
+    failure: str
+    warnings: tuple[str, ...]
+
+    @property
+    def predecessors(self) -> tuple[str, ...]:
+        return self.order[:-1]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    id: str
+    status: str
+    details: str
+
+
+def _worker(record: Record) -> str:
+    return record.worker or UNTAGGED
+
+
+def _listing(items: list[str], most: int = 8) -> str:
+    shown = ", ".join(items[:most])
+    return shown + (f", … ({len(items) - most} more)" if len(items) > most else "")
+
+
+def extract(open_stream: Opener, label: str, worker: str | None, test: str | None) -> Extraction:
+    """Read the stream (twice when the worker must be found first) and cut out the order.
+
+    `label` names the source in messages ("run 5", "ci.subunit").
+    """
+    warnings: list[str] = []
+    if worker is None:
+        worker = _find_worker(open_stream, label, test, warnings)
+    entries: list[_Entry] = []
+    workers: set[str] = set()
+
+    def keep(record: Record) -> None:
+        tag = _worker(record)
+        workers.add(tag)
+        if tag == worker:
+            details = record.details if record.status in FAILING else ""
+            entries.append(_Entry(record.id, record.status, details))
+
+    damage: list[str] = []
+    with open_stream() as fp:
+        count = scan(fp, keep, damage.append)
+    if not warnings:  # the first pass, when there was one, already reported the same damage
+        warnings.extend(damage)
+    if count == 0:
+        raise _no_records(label)
+    if not entries:
+        raise UserError(
+            f"worker tag {worker!r} is not in {label}; its workers are {_listing(sorted(workers))}"
+        )
+    victim_at = _victim_index(entries, worker, label, test)
+    segment_start = _segment_start(entries, victim_at)
+    if segment_start:
+        warnings.append(
+            f"{worker} holds more than one process run in {label} (ids repeat, as after"
+            f" 'stestr run --combine'); used the one with the failure, from {entries[segment_start].id}"
+        )
+    order = tuple(e.id for e in entries[segment_start : victim_at + 1])
+    for test_id in order:
+        if "\n" in test_id or "\r" in test_id or "\0" in test_id:
+            raise UserError(
+                f"test id {test_id!r} holds a line break or NUL, so it cannot go in a list file;"
+                " rename that test"
+            )
+    victim = entries[victim_at]
+    if victim.status not in FAILING:
+        warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
+    return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings))
+
+
+def _no_records(label: str) -> UserError:
+    return UserError(
+        f"{label} holds no subunit test records (empty, or not a subunit stream);"
+        " pass a stored run, or a file made by 'stestr last --subunit'"
+    )
+
+
+def _find_worker(open_stream: Opener, label: str, test: str | None, warnings: list[str]) -> str:
+    """First pass: the worker of --test, or of the run's only failing test."""
+    failing: list[tuple[str, str]] = []
+    named: list[str] = []
+
+    def look(record: Record) -> None:
+        if test is not None and record.id == test:
+            named.append(_worker(record))
+        elif test is None and record.status in FAILING:
+            failing.append((record.id, _worker(record)))
+
+    with open_stream() as fp:
+        if scan(fp, look, warnings.append) == 0:
+            raise _no_records(label)
+    if test is not None:
+        distinct = sorted(set(named))
+        if not distinct:
+            raise UserError(f"test {test} is not in {label}; check the id with 'isolate runs' or 'stestr last'")
+        if len(distinct) > 1:
+            raise UserError(f"{test} ran on several workers in {label} ({', '.join(distinct)}); pass --worker TAG")
+        return distinct[0]
+    if not failing:
+        raise UserError(f"{label} has no failing test; pass --test ID to name the test to investigate")
+    if len(failing) > 1:
+        names = [f"{test_id} ({tag})" for test_id, tag in failing]
+        raise UserError(f"{label} has {len(failing)} failing tests: {_listing(names)}; pass --test ID")
+    return failing[0][1]
+
+
+def _victim_index(entries: list[_Entry], worker: str, label: str, test: str | None) -> int:
+    if test is not None:
+        hits = [i for i, e in enumerate(entries) if e.id == test]
+        if not hits:
+            raise UserError(f"test {test} did not run on {worker} in {label}; pass its worker, or omit --worker")
+        failed = [i for i in hits if entries[i].status in FAILING]
+        return (failed or hits)[-1]
+    failing = [i for i, e in enumerate(entries) if e.status in FAILING]
+    if not failing:
+        raise UserError(f"{worker} has no failing test in {label}; pass --test ID to name the test to investigate")
+    names = sorted({entries[i].id for i in failing})
+    if len(names) > 1:
+        raise UserError(f"{worker} has {len(names)} failing tests in {label}: {_listing(names)}; pass --test ID")
+    return failing[-1]
+
+
+def _segment_start(entries: list[_Entry], end: int) -> int:
+    """Index where the process run containing `end` begins: just after the last repeat."""
+    seen: dict[str, int] = {}
+    start = 0
+    for i in range(end + 1):
+        previous = seen.get(entries[i].id)
+        if previous is not None and previous >= start:
+            start = i
+        seen[entries[i].id] = i
+    return start
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What the `extract` command reports."""
+
+    order: tuple[str, ...]
+    warnings: tuple[str, ...]
+    summary: str
+
+
+def extract_to_hunt(
+    run_spec: str | None,
+    worker: str | None,
+    test: str | None,
+    repo: Path | None,
+    stream: Path | None,
+    force: bool,
+    stdin: Callable[[], BinaryIO],
+) -> Extracted:
+    """Find the stream (stored run, file or stdin), extract, and start the hunt directory."""
+    if stream is not None:
+        if run_spec is not None:
+            raise UserError("--run and --stream both name a source; pass only one")
+        root = (repo or Path.cwd()).resolve()
+        if str(stream) == "-":
+            spooled = seekable(stdin())
+            opener = _rewinding(spooled, spooled.tell())
+            label = "stdin"
+            source: dict[str, object] = {"stream": "-"}
+        else:
+            if not stream.is_file():
+                raise UserError(f"--stream {stream} is not a file; pass a saved subunit file or '-' for stdin")
+            opener = lambda: stream.open("rb")  # noqa: E731
+            label = str(stream)
+            source = {"stream": str(stream.resolve())}
+    else:
+        repository = find_repository(repo)
+        root = repository.root
+        run_id = repository.resolve_run(run_spec or "last")
+        path = repository.run_path(run_id)
+        opener = lambda: path.open("rb")  # noqa: E731
+        label = f"run {run_id}"
+        source = {"repository": str(repository.path), "kind": repository.kind, "run": run_id}
+    result = extract(opener, label, worker, test)
+    source["worker"] = result.worker
+    hunt = create_hunt(root, result.victim, result.order, result.failure, source, force)
+    step = hunt.step_path(0)
+    shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
+    summary = (
+        f"{result.worker} of {label} ran {len(result.predecessors)} tests before {result.victim};"
+        f" wrote {shown}. Next: isolate bisect {result.victim}"
+    )
+    return Extracted(result.order, result.warnings, summary)
+
+
+def _rewinding(fp: BinaryIO, start: int) -> Opener:
+    """Open the same spooled stdin again for each pass, without closing it."""
+
+    @contextlib.contextmanager
+    def opener() -> Iterator[BinaryIO]:
+        fp.seek(start)
+        yield fp
+
+    return opener
