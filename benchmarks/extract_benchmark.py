@@ -86,11 +86,11 @@ def best(command: str, cwd: Path, repeat: int) -> tuple[float, bytes]:
 
 
 def peak_memory(repo: Path, victim: str) -> int:
-    from isolate.extract import extract
+    from isolate.extract import extract, file_source
 
     path = repo / ".stestr" / "0"
     tracemalloc.start()
-    extract(lambda: path.open("rb"), "run 0", "worker-0", victim)
+    extract(file_source(path), "run 0", "worker-0", victim)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak

@@ -7,8 +7,8 @@ process runs at repeats and the one holding the failure is used.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -16,11 +16,12 @@ from typing import BinaryIO
 from isolate.errors import UserError
 from isolate.hunt import create_hunt
 from isolate.repository import find_repository
-from isolate.stream import FAILING, Record, scan, seekable
+from isolate.stream import FAILING, Record, Visitor, Warn, scan, seekable
 
 UNTAGGED = "untagged"
 
-Opener = Callable[[], contextlib.AbstractContextManager[BinaryIO]]
+Source = Callable[[Visitor, Warn], int]
+"""Pushes every record of a stream to the visitor, returns how many; may be called twice."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Extraction:
     status: str
     failure: str
     warnings: tuple[str, ...]
+    durations: tuple[float | None, ...] = ()  # seconds per test of `order`, from the stream's timestamps
 
     @property
     def predecessors(self) -> tuple[str, ...]:
@@ -44,6 +46,16 @@ class _Entry:
     id: str
     status: str
     details: str
+    seconds: float | None
+
+
+def _seconds(start: str | None, stop: str | None) -> float | None:
+    if not start or not stop:
+        return None
+    try:
+        return max(0.0, (dt.datetime.fromisoformat(stop) - dt.datetime.fromisoformat(start)).total_seconds())
+    except ValueError:
+        return None
 
 
 def _worker(record: Record) -> str:
@@ -55,14 +67,14 @@ def _listing(items: list[str], most: int = 8) -> str:
     return shown + (f", … ({len(items) - most} more)" if len(items) > most else "")
 
 
-def extract(open_stream: Opener, label: str, worker: str | None, test: str | None) -> Extraction:
+def extract(source: Source, label: str, worker: str | None, test: str | None) -> Extraction:
     """Read the stream (twice when the worker must be found first) and cut out the order.
 
     `label` names the source in messages ("run 5", "ci.subunit").
     """
     warnings: list[str] = []
     if worker is None:
-        worker = _find_worker(open_stream, label, test, warnings)
+        worker = _find_worker(source, label, test, warnings)
     entries: list[_Entry] = []
     workers: set[str] = set()
 
@@ -71,15 +83,16 @@ def extract(open_stream: Opener, label: str, worker: str | None, test: str | Non
         workers.add(tag)
         if tag == worker:
             details = record.details if record.status in FAILING else ""
-            entries.append(_Entry(record.id, record.status, details))
+            entries.append(_Entry(record.id, record.status, details, _seconds(record.start, record.stop)))
 
     damage: list[str] = []
-    with open_stream() as fp:
-        count = scan(fp, keep, damage.append)
+    count = source(keep, damage.append)
     if not warnings:  # the first pass, when there was one, already reported the same damage
         warnings.extend(damage)
     if count == 0:
         raise _no_records(label)
+    if not entries and worker is not None and f"worker-{worker}" in workers:
+        return extract(source, label, f"worker-{worker}", test)  # pytest-xdist's `gw1` for `worker-gw1`
     if not entries:
         raise UserError(
             f"worker tag {worker!r} is not in {label}; its workers are {_listing(sorted(workers))}"
@@ -91,7 +104,8 @@ def extract(open_stream: Opener, label: str, worker: str | None, test: str | Non
             f"{worker} holds more than one process run in {label} (ids repeat, as after"
             f" 'stestr run --combine'); used the one with the failure, from {entries[segment_start].id}"
         )
-    order = tuple(e.id for e in entries[segment_start : victim_at + 1])
+    kept = entries[segment_start : victim_at + 1]
+    order = tuple(e.id for e in kept)
     for test_id in order:
         if "\n" in test_id or "\r" in test_id or "\0" in test_id:
             raise UserError(
@@ -101,7 +115,8 @@ def extract(open_stream: Opener, label: str, worker: str | None, test: str | Non
     victim = entries[victim_at]
     if victim.status not in FAILING:
         warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
-    return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings))
+    return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
+                      tuple(e.seconds for e in kept))
 
 
 def _no_records(label: str) -> UserError:
@@ -111,7 +126,7 @@ def _no_records(label: str) -> UserError:
     )
 
 
-def _find_worker(open_stream: Opener, label: str, test: str | None, warnings: list[str]) -> str:
+def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> str:
     """First pass: the worker of --test, or of the run's only failing test."""
     failing: list[tuple[str, str]] = []
     named: list[str] = []
@@ -122,9 +137,8 @@ def _find_worker(open_stream: Opener, label: str, test: str | None, warnings: li
         elif test is None and record.status in FAILING:
             failing.append((record.id, _worker(record)))
 
-    with open_stream() as fp:
-        if scan(fp, look, warnings.append) == 0:
-            raise _no_records(label)
+    if source(look, warnings.append) == 0:
+        raise _no_records(label)
     if test is not None:
         distinct = sorted(set(named))
         if not distinct:
@@ -177,6 +191,38 @@ class Extracted:
     summary: str
 
 
+def file_source(path: Path) -> Source:
+    def read(visit: Visitor, warn: Warn) -> int:
+        with path.open("rb") as fp:
+            return scan(fp, visit, warn)
+
+    return read
+
+
+def stdin_source(fp: BinaryIO) -> Source:
+    """stdin spooled once, so it can be read twice."""
+    spooled = seekable(fp)
+    start = spooled.tell()
+
+    def read(visit: Visitor, warn: Warn) -> int:
+        spooled.seek(start)
+        return scan(spooled, visit, warn)
+
+    return read
+
+
+def directory_source(path: Path) -> Source:
+    """A recording directory: every `*.subunit` file in it (one per worker), read as one stream."""
+    files = sorted(path.glob("*.subunit"))
+    if not files:
+        raise UserError(f"{path} holds no *.subunit recordings; record with 'pytest --isolate-record {path}'")
+
+    def read(visit: Visitor, warn: Warn) -> int:
+        return sum(file_source(f)(visit, warn) for f in files)
+
+    return read
+
+
 def extract_to_hunt(
     run_spec: str | None,
     worker: str | None,
@@ -186,33 +232,31 @@ def extract_to_hunt(
     force: bool,
     stdin: Callable[[], BinaryIO],
 ) -> Extracted:
-    """Find the stream (stored run, file or stdin), extract, and start the hunt directory."""
+    """Find the stream (stored run, file, recording directory or stdin), extract, start the hunt."""
+    origin: dict[str, object]
     if stream is not None:
         if run_spec is not None:
             raise UserError("--run and --stream both name a source; pass only one")
         root = (repo or Path.cwd()).resolve()
         if str(stream) == "-":
-            spooled = seekable(stdin())
-            opener = _rewinding(spooled, spooled.tell())
-            label = "stdin"
-            source: dict[str, object] = {"stream": "-"}
+            source, label, origin = stdin_source(stdin()), "stdin", {"stream": "-"}
+        elif stream.is_dir():
+            source, label, origin = directory_source(stream), str(stream), {"stream": str(stream.resolve())}
+        elif stream.is_file():
+            source, label, origin = file_source(stream), str(stream), {"stream": str(stream.resolve())}
         else:
-            if not stream.is_file():
-                raise UserError(f"--stream {stream} is not a file; pass a saved subunit file or '-' for stdin")
-            opener = lambda: stream.open("rb")  # noqa: E731
-            label = str(stream)
-            source = {"stream": str(stream.resolve())}
+            raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording"
+                            " directory, or '-' for stdin")
     else:
         repository = find_repository(repo)
         root = repository.root
         run_id = repository.resolve_run(run_spec or "last")
-        path = repository.run_path(run_id)
-        opener = lambda: path.open("rb")  # noqa: E731
-        label = f"run {run_id}"
-        source = {"repository": str(repository.path), "kind": repository.kind, "run": run_id}
-    result = extract(opener, label, worker, test)
-    source["worker"] = result.worker
-    hunt = create_hunt(root, result.victim, result.order, result.failure, source, force)
+        source, label = file_source(repository.run_path(run_id)), f"run {run_id}"
+        origin = {"repository": str(repository.path), "kind": repository.kind, "run": run_id}
+    result = extract(source, label, worker, test)
+    origin["worker"] = result.worker
+    origin["status"] = result.status
+    hunt = create_hunt(root, result.victim, result.order, result.failure, origin, force, result.durations)
     step = hunt.step_path(0)
     shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
     summary = (
@@ -220,14 +264,3 @@ def extract_to_hunt(
         f" wrote {shown}. Next: isolate bisect {result.victim}"
     )
     return Extracted(result.order, result.warnings, summary)
-
-
-def _rewinding(fp: BinaryIO, start: int) -> Opener:
-    """Open the same spooled stdin again for each pass, without closing it."""
-
-    @contextlib.contextmanager
-    def opener() -> Iterator[BinaryIO]:
-        fp.seek(start)
-        yield fp
-
-    return opener

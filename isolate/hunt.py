@@ -3,6 +3,7 @@
 - `hunt.json`   settings: the victim, where its order came from, the search settings
 - `order.txt`   the worker's recorded order up to and including the victim
 - `failure.txt` the recorded failure text of the victim (its signature is derived from it)
+- `durations.json` seconds each test took in the recorded run (the search weighs cost by them)
 - `step-NNN.txt` every candidate list ever run, each a valid `--load-list` file
 - `journal.jsonl` one line per finished repetition, appended and fsynced
 
@@ -15,7 +16,9 @@ import hashlib
 import json
 import os
 import re
+import socket
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,6 +109,7 @@ def create_hunt(
     failure: str,
     source: dict[str, Any],
     force: bool,
+    durations: tuple[float | None, ...] = (),
 ) -> Hunt:
     """Make `.isolate/<hunt>/` holding the order as its first candidate list (step 0)."""
     hunts = root / HUNTS
@@ -128,6 +132,8 @@ def create_hunt(
     write_atomic(path / "order.txt", list_text(order))
     write_atomic(path / "failure.txt", failure)
     write_atomic(path / "step-000.txt", list_text(order))
+    known = {test_id: round(sec, 6) for test_id, sec in zip(order, durations) if sec is not None}
+    write_atomic(path / "durations.json", json.dumps(known, indent=0, sort_keys=True) + "\n")
     write_atomic(path / "hunt.json", json.dumps(settings, indent=2, sort_keys=True) + "\n")
     return Hunt(path, settings)
 
@@ -138,3 +144,170 @@ def _count_lines(path: Path) -> int:
             return sum(1 for _ in fp)
     except FileNotFoundError:
         return 0
+
+
+# -- finding hunts -------------------------------------------------------------------------
+
+
+def hunts_root(start: Path | None = None) -> Path | None:
+    """The nearest directory at or above `start` holding `.isolate/`."""
+    origin = (start or Path.cwd()).resolve()
+    for directory in (origin, *origin.parents):
+        if (directory / HUNTS).is_dir():
+            return directory
+    return None
+
+
+def all_hunts(root: Path) -> list[Hunt]:
+    hunts = []
+    for settings_file in sorted((root / HUNTS).glob("*/hunt.json")):
+        try:
+            settings = json.loads(settings_file.read_text(encoding="utf8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(settings, dict) and "victim" in settings:
+            hunts.append(Hunt(settings_file.parent, settings))
+    return hunts
+
+
+def find_hunt(root: Path | None, test: str) -> Hunt | None:
+    """The hunt whose victim is `test`, or whose victim contains it unambiguously."""
+    if root is None:
+        return None
+    hunts = all_hunts(root)
+    exact = [h for h in hunts if h.victim == test]
+    if exact:
+        return exact[0]
+    partial = [h for h in hunts if test in h.victim]
+    if len(partial) > 1:
+        names = ", ".join(h.victim for h in partial[:8])
+        raise UserError(f"{test!r} matches {len(partial)} hunts ({names}); give more of the test id")
+    return partial[0] if partial else None
+
+
+# -- the journal ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One finished repetition of a step's list, as the journal records it."""
+
+    step: int
+    outcome: str  # fail | pass | timeout | crash | error
+    reproduced: bool
+    seconds: float
+    signature: str | None = None
+    at: str = ""
+
+
+def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
+    """Append and fsync, so a crash or kill loses at most the repetitions still running."""
+    lines = "".join(
+        json.dumps({k: v for k, v in vars(e).items() if v is not None}, sort_keys=True) + "\n" for e in entries
+    )
+    with open(hunt.path / "journal.jsonl", "a", encoding="utf8") as fp:
+        fp.write(lines)
+        fp.flush()
+        os.fsync(fp.fileno())
+
+
+def read_journal(hunt: Hunt) -> tuple[list[Entry], list[str]]:
+    """Every intact entry, and a warning for each line that is not (e.g. cut by a full disk)."""
+    entries: list[Entry] = []
+    warnings: list[str] = []
+    path = hunt.path / "journal.jsonl"
+    if not path.exists():
+        return entries, warnings
+    with path.open("rb") as fp:
+        for number, raw in enumerate(fp, 1):
+            try:
+                data = json.loads(raw)
+                entries.append(Entry(
+                    step=int(data["step"]), outcome=str(data["outcome"]), reproduced=bool(data["reproduced"]),
+                    seconds=float(data["seconds"]), signature=data.get("signature"), at=str(data.get("at", "")),
+                ))
+            except (ValueError, KeyError, TypeError):
+                warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")
+    return entries, warnings
+
+
+def read_steps(hunt: Hunt) -> dict[int, tuple[str, ...]]:
+    steps = {}
+    for path in hunt.path.glob("step-*.txt"):
+        number = path.stem[len("step-"):]
+        if number.isdigit():
+            steps[int(number)] = read_list(path)
+    return steps
+
+
+def step_for(hunt: Hunt, ids: tuple[str, ...], steps: dict[int, tuple[str, ...]]) -> int:
+    """The step already holding exactly this list, or a new step file for it."""
+    for number, listed in steps.items():
+        if listed == ids:
+            return number
+    number = max(steps, default=-1) + 1
+    write_atomic(hunt.step_path(number), list_text(ids))
+    steps[number] = ids
+    return number
+
+
+def save_settings(hunt: Hunt, settings: dict[str, Any]) -> Hunt:
+    write_atomic(hunt.path / "hunt.json", json.dumps(settings, indent=2, sort_keys=True) + "\n")
+    return Hunt(hunt.path, settings)
+
+
+# -- the lock ------------------------------------------------------------------------------
+
+
+class Lock:
+    """`lock` holds the pid and host of the process running the hunt.
+
+    A lock whose process is gone (killed, rebooted) is stale and taken over with a warning.
+    """
+
+    def __init__(self, hunt: Hunt, warn: Callable[[str], None]) -> None:
+        self.path = hunt.path / "lock"
+        self.warn = warn
+
+    def __enter__(self) -> Lock:
+        me = f"{os.getpid()} {socket.gethostname()}\n"
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                self._break_if_stale()
+                continue
+            with os.fdopen(fd, "w") as fp:
+                fp.write(me)
+            return self
+        raise UserError(f"cannot take the lock {self.path}; remove it if no hunt is running")
+
+    def _break_if_stale(self) -> None:
+        try:
+            pid_text, _, host = self.path.read_text().partition(" ")
+            pid = int(pid_text)
+        except (OSError, ValueError):
+            pid, host = 0, ""
+        if pid and host.strip() == socket.gethostname() and _alive(pid):
+            raise UserError(
+                f"this hunt is already running (pid {pid}); wait for it, follow it with 'isolate status',"
+                f" or stop it with 'kill {pid}'"
+            )
+        if pid and host.strip() and host.strip() != socket.gethostname():
+            raise UserError(f"this hunt is locked by pid {pid} on {host.strip()}; if that hunt is gone,"
+                            f" delete {self.path}")
+        self.warn(f"took over a stale lock from pid {pid or '?'}, which is no longer running")
+        self.path.unlink(missing_ok=True)
+
+    def __exit__(self, *exc: object) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
