@@ -1,0 +1,3 @@
+"""reportgen: small financial report generator."""
+
+__version__ = "0.9.2"

@@ -1,0 +1,3 @@
+"""stockdb: warehouse stock levels and reservations in SQLite."""
+
+__version__ = "1.0.4"
