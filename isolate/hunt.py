@@ -260,9 +260,10 @@ def save_settings(hunt: Hunt, settings: dict[str, Any]) -> Hunt:
 
 
 class Lock:
-    """`lock` holds the pid and host of the process running the hunt.
+    """`lock` holds the pid, host and boot of the process running the hunt.
 
-    A lock whose process is gone (killed, rebooted) is stale and taken over with a warning.
+    A lock whose process is gone (killed, or the machine rebooted, which the boot id tells
+    even when the pid was reused) is stale and taken over with a warning.
     """
 
     def __init__(self, hunt: Hunt, warn: Callable[[str], None]) -> None:
@@ -270,7 +271,7 @@ class Lock:
         self.warn = warn
 
     def __enter__(self) -> Lock:
-        me = f"{os.getpid()} {socket.gethostname()}\n"
+        me = f"{os.getpid()} {socket.gethostname()} {_boot_id()}\n"
         for _ in range(2):
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -284,23 +285,29 @@ class Lock:
 
     def _break_if_stale(self) -> None:
         try:
-            pid_text, _, host = self.path.read_text().partition(" ")
+            pid_text, host, boot = (self.path.read_text().split() + ["", ""])[:3]
             pid = int(pid_text)
         except (OSError, ValueError):
-            pid, host = 0, ""
-        if pid and host.strip() == socket.gethostname() and _alive(pid):
+            pid, host, boot = 0, "", ""
+        if pid and host == socket.gethostname() and boot == _boot_id() and _alive(pid):
             raise UserError(
                 f"this hunt is already running (pid {pid}); wait for it, follow it with 'isolate status',"
                 f" or stop it with 'kill {pid}'"
             )
-        if pid and host.strip() and host.strip() != socket.gethostname():
-            raise UserError(f"this hunt is locked by pid {pid} on {host.strip()}; if that hunt is gone,"
-                            f" delete {self.path}")
+        if pid and host and host != socket.gethostname():
+            raise UserError(f"this hunt is locked by pid {pid} on {host}; if that hunt is gone, delete {self.path}")
         self.warn(f"took over a stale lock from pid {pid or '?'}, which is no longer running")
         self.path.unlink(missing_ok=True)
 
     def __exit__(self, *exc: object) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return "-"
 
 
 def _alive(pid: int) -> bool:
