@@ -19,6 +19,8 @@ from isolate.repository import find_repository
 from isolate.stream import FAILING, Record, Visitor, Warn, scan, seekable
 
 UNTAGGED = "untagged"
+PSEUDO_TESTS = frozenset({"process-returncode"})
+"""testr records a crashed worker's exit status as a failing 'test' of this name; it never ran."""
 
 Source = Callable[[Visitor, Warn], int]
 """Pushes every record of a stream to the visitor, returns how many; may be called twice."""
@@ -79,6 +81,8 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     workers: set[str] = set()
 
     def keep(record: Record) -> None:
+        if record.id in PSEUDO_TESTS:
+            return
         tag = _worker(record)
         workers.add(tag)
         if tag == worker:
@@ -132,6 +136,8 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
     named: list[str] = []
 
     def look(record: Record) -> None:
+        if record.id in PSEUDO_TESTS:
+            return
         if test is not None and record.id == test:
             named.append(_worker(record))
         elif test is None and record.status in FAILING:

@@ -280,3 +280,16 @@ def test_empty_and_non_subunit_streams(tmp_path: Path) -> None:
     assert_user_error(isolate(tmp_path, "extract", "--stream", str(junk)), "no subunit test records")
     assert_user_error(isolate(tmp_path, "extract", "--stream", str(tmp_path / "missing")), "does not exist")
     assert not (tmp_path / ".isolate").exists()
+
+
+def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None:
+    """testr stores a crashed worker's exit status as a failing pseudo-test; it is no test."""
+    suite = copy_suite("crashing_worker", tmp_path)
+    run([tool("testr"), "init"], suite)
+    run([tool("testr"), "run"], suite)
+    failing = run([tool("testr"), "failing", "--list"], suite).stdout.decode().split()
+    assert "process-returncode" in failing, failing
+    proc = isolate(suite, "extract", "-o", "-")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[-1] == "bufpool.tests.test_pool.PoolAuditTest.test_audit_checksums_live_buffers"
+    assert "process-returncode" not in proc.stdout
