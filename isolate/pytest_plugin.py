@@ -64,8 +64,12 @@ def record_dir(config: pytest.Config) -> Path | None:
     return None
 
 
-@pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
+    """Decide who records: an xdist worker, or the one process of a run without xdist.
+
+    xdist has settled `dist` by now (its `pytest_cmdline_main` runs first); a controller only
+    clears the directory and hands it to the workers it is about to start.
+    """
     directory = record_dir(config)
     if directory is None or config.getoption("collectonly"):
         return
@@ -100,12 +104,14 @@ def clear(directory: Path) -> None:
         raise pytest.UsageError(f"--isolate-record {directory} is a file; pass a directory for the recordings")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        for path in sorted(directory.glob(f"*{RECORD_SUFFIX}")):
+        old = sorted(directory.glob(f"*{RECORD_SUFFIX}"))
+        for path in old:
             if not _OURS.match(path.name):
                 raise pytest.UsageError(
                     f"--isolate-record {directory} holds {path.name}, which isolate did not write;"
                     " move it away or record into another directory"
                 )
+        for path in old:
             path.unlink()
     except OSError as error:
         raise pytest.UsageError(
@@ -168,7 +174,11 @@ def verdict(phases: Sequence[Phase]) -> tuple[str, str]:
 
 
 class Recorder:
-    """Writes one process's tests to its subunit v2 file as they start and finish."""
+    """Writes one process's tests to its subunit v2 file as they start and finish.
+
+    `StreamResultToBytes` flushes after every packet, so what a crash leaves on disk ends
+    with the `inprogress` event of the test that was running.
+    """
 
     def __init__(self, path: Path, name: str) -> None:
         import subunit  # only when recording: plain pytest runs never pay for the import
@@ -187,7 +197,6 @@ class Recorder:
     def pytest_runtest_logstart(self, nodeid: str) -> None:
         self._phases[nodeid] = []
         self._out.status(test_id=nodeid, test_status="inprogress", test_tags=self.tags, timestamp=_now())
-        self._fp.flush()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         phases = self._phases.get(report.nodeid)
@@ -206,7 +215,6 @@ class Recorder:
                     test_tags=self.tags,
                 )
         self._out.status(test_id=nodeid, test_status=status, test_tags=self.tags, timestamp=_now())
-        self._fp.flush()
 
     def pytest_unconfigure(self) -> None:
         self._fp.close()

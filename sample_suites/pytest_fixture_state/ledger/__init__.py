@@ -1,0 +1,1 @@
+"""A small invoicing library: money, VAT, a product catalog, discounts and invoices."""

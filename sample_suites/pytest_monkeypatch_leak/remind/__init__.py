@@ -1,0 +1,1 @@
+"""Reminders with due dates: scheduling, recurrence, public holidays and friendly wording."""

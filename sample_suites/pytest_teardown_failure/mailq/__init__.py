@@ -1,0 +1,1 @@
+"""Outgoing mail: addresses, messages, templates, a queued outbox and retrying transports."""
