@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -62,7 +63,7 @@ def runs(repo: Path | None, limit: int) -> None:
 
 @main.command()
 @click.option("--run", "run_spec", help="Run id, 'last', or -N (-1 = newest). Default: last.")
-@click.option("--worker", help="Worker tag, e.g. worker-0. Default: the worker of the failing test.")
+@click.option("--worker", help="Worker tag, e.g. worker-0 (stestr/testr) or gw1 (pytest-xdist). Default: the failing test's.")
 @click.option("--test", help="Failing test id. Default: the worker's only failing test.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--stream", type=click.Path(allow_dash=True, path_type=Path),
@@ -88,6 +89,159 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
 
             write_atomic(output, text)
     click.echo(result.summary, err=True)
+
+
+@main.command()
+@click.argument("list_file", metavar="LIST", type=click.Path(path_type=Path))
+@click.option("--times", type=int, help="Repetitions (default 1; with --until-failure: no limit).")
+@click.option("--until-failure", is_flag=True, help="Stop all jobs at the first reproduction.")
+@click.option("--jobs", type=int, help="Repetitions at once (default: number of CPUs).")
+@click.option("--timeout", type=float, help="Seconds per repetition; the process group is killed.")
+@click.option("--target", help="The test judged (default: the list's last id).")
+@click.option("--any-failure", is_flag=True, help="Count any failure of the target, not only the recorded one.")
+@click.option("--signature-from", type=click.Path(path_type=Path),
+              help="File with the recorded traceback (default: failure.txt of the list's hunt directory).")
+@click.option("--fork-server", is_flag=True, help="Import once, fork per repetition (faster; import-time state is shared).")
+@click.option("--discover-all", is_flag=True, help="Import the whole test tree first, as stestr does.")
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+@user_errors
+def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | None, timeout: float | None,
+           target: str | None, any_failure: bool, signature_from: Path | None, fork_server: bool,
+           discover_all: bool, repo: Path | None, as_json: bool) -> None:
+    """Run LIST in exactly its order in fresh processes; exit 1 if the target failed the recorded way."""
+    from isolate import replay as replaying
+
+    result = replaying.replay(
+        list_file, times=times, until_failure=until_failure, jobs=jobs, timeout=timeout, target=target,
+        any_failure=any_failure, signature_from=signature_from, mode="fork" if fork_server else "fresh",
+        discover_all=discover_all, project_dir=repo, progress=sys.stderr if sys.stderr.isatty() else None,
+    )
+    click.echo(replaying.format_json(result) if as_json else replaying.format_text(result))
+    sys.exit(replaying.exit_status(result))
+
+
+class Duration(click.ParamType):
+    """`90`, `90s`, `30m`, `1h30m`, `1.5h`, `8h` → seconds."""
+
+    name = "duration"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)):
+            return float(value)
+        import re
+
+        text = str(value).strip().lower()
+        parts = re.fullmatch(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s?)?", text)
+        if not text or parts is None:
+            self.fail(f"{value!r} is not a duration; write e.g. 90s, 30m, 1h30m or 8h", param, ctx)
+        hours, minutes, seconds = (float(g) if g else 0.0 for g in parts.groups())  # type: ignore[union-attr]
+        total = hours * 3600 + minutes * 60 + seconds
+        if total <= 0:
+            self.fail(f"{value!r} is not a positive duration", param, ctx)
+        return total
+
+
+@main.command()
+@click.argument("test")
+@click.option("--confidence", type=float, help="Stop when the answer is this likely (default 0.99).")
+@click.option("--step-budget", type=Duration(), help="Most time one step may take, e.g. 20m.")
+@click.option("--time-budget", type=Duration(), help="Wall time for the whole hunt, across resumes, e.g. 8h.")
+@click.option("--max-runs", type=click.IntRange(min=1), help="Most repetitions for the whole hunt.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: number of CPUs).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per repetition (default: generous, from the recorded durations).")
+@click.option("--strategy", type=click.Choice(["isolate", "manual"]), help="isolate (Bayesian, default) or manual (the halving recipe).")
+@click.option("--fork-server", is_flag=True, default=None, help="Import once, fork per repetition (faster; import-time state is shared).")
+@click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
+@click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
+@click.option("--worker", help="With --run: the worker tag.")
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@user_errors
+def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
+           max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
+           fork_server: bool | None, any_failure: bool | None, run_spec: str | None, worker: str | None,
+           repo: Path | None, quiet: bool, as_json: bool) -> None:
+    """Hunt down what makes TEST fail: resumable; every step is saved in .isolate/<hunt>/.
+
+    Exit status: 0 polluter found, 3 fails on its own, 4 not reproduced, 5 undecided within
+    the budget, 2 usage error, 130 interrupted (run the same command again to resume).
+    """
+    from isolate import bisect as hunting
+    from isolate.progress import Display
+    from isolate.report import EXIT, as_json as verdict_json, as_text
+
+    hunt = hunting.open_hunt(test, run_spec, worker, repo)
+    options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
+               "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
+               "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
+               "any_failure": any_failure}
+    hunt = hunting.settings_for(hunt, options)
+    display = Display(quiet=quiet or as_json)
+    try:
+        result = hunting.hunt_loop(hunt, display, hunting.make_runner)
+    except hunting.Interrupted as stop:
+        display.end()
+        click.echo(f"isolate: interrupted after {stop.runs} runs this session; the journal keeps them."
+                   f" Resume with: isolate bisect {hunt.victim}", err=True)
+        sys.exit(130)
+    display.end()
+    if as_json:
+        click.echo(json.dumps(verdict_json(result.problem, result.verdict, result.hunt.path, result.reproducer), indent=2))
+    else:
+        kind = hunting.project_kind(hunt)
+        click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind))
+    sys.exit(EXIT[result.verdict.kind])
+
+
+@main.command()
+@click.argument("test")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@click.pass_context
+def resume(ctx: click.Context, test: str, quiet: bool, as_json: bool) -> None:
+    """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
+    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json)
+
+
+@main.command()
+@click.argument("test", required=False)
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@user_errors
+def status(test: str | None, repo: Path | None) -> None:
+    """Where each hunt stands: state, candidates, leading suspect, runs, time spent and left."""
+    from isolate import history
+    from isolate.hunt import hunts_root
+
+    click.echo(history.format_status([history.status(h) for h in history.hunts_for(hunts_root(repo), test)]))
+
+
+@main.command()
+@click.argument("test")
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@user_errors
+def log(test: str, repo: Path | None) -> None:
+    """The steps of the hunt for TEST: which list, how many runs, how many reproduced, why."""
+    from isolate import history
+    from isolate.hunt import hunts_root
+
+    [hunt] = history.hunts_for(hunts_root(repo), test)
+    click.echo("\n".join(history.log_lines(hunt)))
+
+
+@main.command()
+@click.argument("test")
+@click.argument("step", type=click.IntRange(min=0))
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@user_errors
+def backtrack(test: str, step: int, repo: Path | None) -> None:
+    """Restart the hunt for TEST from the evidence up to STEP; later runs are set aside, not deleted."""
+    from isolate import history
+    from isolate.hunt import hunts_root
+
+    [hunt] = history.hunts_for(hunts_root(repo), test)
+    click.echo(history.backtrack(hunt, step))
 
 
 def _stdin() -> BinaryIO:

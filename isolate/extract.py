@@ -218,10 +218,16 @@ def stdin_source(fp: BinaryIO) -> Source:
 
 
 def directory_source(path: Path) -> Source:
-    """A recording directory: every `*.subunit` file in it (one per worker), read as one stream."""
+    """A recording directory: every `*.subunit` file in it (one per worker), read as one stream;
+    failing that, pytest-replay's per-worker `.pytest-replay-gwN.txt` files."""
+    from isolate.pytest_replay import replay_files, scan_replay_dir
+
     files = sorted(path.glob("*.subunit"))
+    if not files and replay_files(path):
+        return lambda visit, warn: scan_replay_dir(path, visit, warn)
     if not files:
-        raise UserError(f"{path} holds no *.subunit recordings; record with 'pytest --isolate-record {path}'")
+        raise UserError(f"{path} holds no *.subunit recordings or .pytest-replay*.txt files;"
+                        f" record with 'pytest --isolate-record {path}'")
 
     def read(visit: Visitor, warn: Warn) -> int:
         return sum(file_source(f)(visit, warn) for f in files)

@@ -293,3 +293,26 @@ def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[-1] == "bufpool.tests.test_pool.PoolAuditTest.test_audit_checksums_live_buffers"
     assert "process-returncode" not in proc.stdout
+
+
+def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> None:
+    import sys
+
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    victim = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
+    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
+                "--dist", "loadfile", "--isolate-record", "rec", "-p", "replay", "--replay-record-dir", "replay"],
+               suite, SAMPLE_POLLUTION_RATE="1")
+    assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+    worker = next(tag for tag in ("gw0", "gw1") if victim.encode() in (suite / "rec" / f"{tag}.subunit").read_bytes())
+    out = isolate(suite, "extract", "--stream", "rec", "--worker", worker, "-o", "-")
+    assert out.returncode == 0, out.stderr
+    ids = out.stdout.split()
+    assert ids[-1] == victim and "tests/test_store.py::test_rotate_keeps_user_and_data_on_default_store" in ids
+    listed = run([tool("subunit-ls")], suite, input=(suite / "rec" / f"{worker}.subunit").read_bytes())
+    recorded_order = listed.stdout.decode().split()
+    assert ids == recorded_order[: recorded_order.index(victim) + 1]
+    replayed = isolate(suite, "extract", "--stream", "replay", "--worker", worker, "-o", "-", "--force")
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.split() == ids
+    assert_user_error(isolate(suite, "extract", "--stream", str(tmp_path)), "no *.subunit recordings")
