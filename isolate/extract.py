@@ -48,14 +48,19 @@ class _Entry:
     id: str
     status: str
     details: str
-    seconds: float | None
+    start: float | None  # epoch seconds, when the stream has timestamps
+    stop: float | None
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.start is None or self.stop is None else max(0.0, self.stop - self.start)
 
 
-def _seconds(start: str | None, stop: str | None) -> float | None:
-    if not start or not stop:
+def _epoch(stamp: str | None) -> float | None:
+    if not stamp:
         return None
     try:
-        return max(0.0, (dt.datetime.fromisoformat(stop) - dt.datetime.fromisoformat(start)).total_seconds())
+        return dt.datetime.fromisoformat(stamp).timestamp()
     except ValueError:
         return None
 
@@ -87,7 +92,7 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
         workers.add(tag)
         if tag == worker:
             details = record.details if record.status in FAILING else ""
-            entries.append(_Entry(record.id, record.status, details, _seconds(record.start, record.stop)))
+            entries.append(_Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop)))
 
     damage: list[str] = []
     count = source(keep, damage.append)
@@ -102,10 +107,11 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
             f"worker tag {worker!r} is not in {label}; its workers are {_listing(sorted(workers))}"
         )
     victim_at = _victim_index(entries, worker, label, test)
-    segment_start = _segment_start(entries, victim_at)
-    if segment_start:
+    starts = _process_starts(entries)
+    segment_start = max(s for s in starts if s <= victim_at)
+    if len(starts) > 1:
         warnings.append(
-            f"{worker} holds more than one process run in {label} (ids repeat, as after"
+            f"{worker} holds {len(starts)} process runs in {label} (ids repeat, as after"
             f" 'stestr run --combine'); used the one with the failure, from {entries[segment_start].id}"
         )
     kept = entries[segment_start : victim_at + 1]
@@ -176,16 +182,30 @@ def _victim_index(entries: list[_Entry], worker: str, label: str, test: str | No
     return failing[-1]
 
 
-def _segment_start(entries: list[_Entry], end: int) -> int:
-    """Index where the process run containing `end` begins: just after the last repeat."""
+def _process_starts(entries: list[_Entry]) -> list[int]:
+    """Where each process run begins in a worker's records.
+
+    A process runs a test once, so an id seen again means a new process started somewhere
+    after its first occurrence. Where exactly: at the widest pause between two tests in that
+    span (a new process spends interpreter start-up and discovery before its first test),
+    or right at the repeat when the stream has no timestamps.
+    """
+    starts = [0]
     seen: dict[str, int] = {}
-    start = 0
-    for i in range(end + 1):
-        previous = seen.get(entries[i].id)
-        if previous is not None and previous >= start:
-            start = i
-        seen[entries[i].id] = i
-    return start
+    for i, entry in enumerate(entries):
+        first = seen.get(entry.id)
+        if first is not None:
+            boundary = max(range(first + 1, i + 1), key=lambda j: (_pause(entries, j), j))
+            starts.append(boundary)
+            seen = {e.id: j for j, e in enumerate(entries[boundary : i + 1], boundary)}
+        else:
+            seen[entry.id] = i
+    return starts
+
+
+def _pause(entries: list[_Entry], j: int) -> float:
+    before, after = entries[j - 1].stop, entries[j].start
+    return -1.0 if before is None or after is None else after - before
 
 
 @dataclass(frozen=True)
