@@ -22,7 +22,10 @@ def tool(name: str) -> str:
 
 
 def env(**extra: str) -> dict[str, str]:
-    return {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "PYTHON": sys.executable, **extra}
+    """The environment of a user's shell: this venv first on PATH, nothing of the pytest (or
+    pytest-xdist worker) running these tests, which would confuse a pytest started inside."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SAMPLE_"))}
+    return {**clean, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "PYTHON": sys.executable, **extra}
 
 
 def run(args: list[str], cwd: Path, input: bytes | None = None, **extra: str) -> subprocess.CompletedProcess[bytes]:
