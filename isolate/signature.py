@@ -1,0 +1,92 @@
+"""Failure signatures: does a run fail *the same way* as the recorded failure?
+
+A flaky victim can fail for unrelated reasons too (a timeout in a fixture, a different
+assertion). Counting those as reproductions would send a hunt after the wrong polluter, so a run
+only reproduces when its signature equals the recorded one. A signature is built from the
+traceback text alone, because that is all a stored subunit run keeps:
+
+    ``<exception type>: <normalised first message line> @ <file>:<function>``
+
+The message is normalised (numbers, addresses, temporary names, uuids) because those vary from
+run to run while the failure stays the same; the frame is the deepest one outside unittest and
+testtools (their helpers such as ``assertEqual`` tell nothing about *where* the test failed),
+named by file base name and function, without the line number, so that a recorded traceback
+still matches after unrelated edits shift the lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TRACEBACK_HEADER = "Traceback (most recent call last):"
+_FRAME_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line \d+, in (?P<func>.+)$')
+_EXCEPTION_RE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
+_LIBRARY_PARTS = ("/unittest/", "/testtools/", "/unittest2/", "\\unittest\\", "\\testtools\\")
+_NORMALISERS = (
+    (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
+    (re.compile(r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (re.compile(r"\btmp[\w-]{6,}"), "tmp?"),
+    (re.compile(r"\d+(?:\.\d+)?"), "N"),
+    (re.compile(r"\s+"), " "),
+)
+MAX_MESSAGE = 200
+
+
+def signature_from_traceback(text: str | None) -> str | None:
+    """The signature of a failure from its traceback text; None when there is nothing to read.
+
+    Empty text is what a stored run keeps for a worker that died mid-test, so it yields None
+    (no signature) rather than a signature that nothing could match.
+    """
+    if not text or not text.strip():
+        return None
+    lines = text.replace("\r\n", "\n").splitlines()
+    start = max((i for i, line in enumerate(lines) if line.strip() == _TRACEBACK_HEADER), default=-1)
+    block = lines[start + 1 :]
+    frames = [(i, m) for i, line in enumerate(block) if (m := _FRAME_RE.match(line))]
+    exc_line = _exception_line(block, frames[-1][0] + 1 if frames else 0)
+    if exc_line is None:
+        return None
+    match = _EXCEPTION_RE.match(exc_line)
+    if match:
+        exc_type, message = match.group("type"), match.group("msg") or ""
+    else:  # e.g. a bare message with spaces before any colon
+        exc_type, message = "", exc_line
+    signature = f"{exc_type}: {normalise_message(message)}".rstrip()
+    frame = _relevant_frame([m for _, m in frames])
+    return f"{signature} @ {frame}" if frame else signature
+
+
+def _exception_line(block: list[str], after: int) -> str | None:
+    """The first unindented, non-empty line after the last frame: the exception line."""
+    for line in block[after:]:
+        if line.strip() and not line[:1].isspace():
+            return line.strip()
+    return None
+
+
+def _relevant_frame(frames: list[re.Match[str]]) -> str | None:
+    """``file:function`` of the deepest frame outside the test framework's own code."""
+    if not frames:
+        return None
+    chosen = next(
+        (m for m in reversed(frames) if not any(p in m.group("file") for p in _LIBRARY_PARTS)),
+        frames[-1],
+    )
+    path = chosen.group("file").replace("\\", "/")
+    return f"{path.rsplit('/', 1)[-1]}:{chosen.group('func').strip()}"
+
+
+def normalise_message(message: str) -> str:
+    """The parts of a message that stay stable across runs of the same failure."""
+    for pattern, replacement in _NORMALISERS:
+        message = pattern.sub(replacement, message)
+    message = message.strip()
+    return message[:MAX_MESSAGE]
+
+
+def signatures_match(expected: str | None, actual: str | None) -> bool:
+    """Whether a run's signature reproduces the recorded one (no record: any failure does)."""
+    if expected is None:
+        return True
+    return actual is not None and actual == expected
