@@ -101,7 +101,8 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
 @click.option("--any-failure", is_flag=True, help="Count any failure of the target, not only the recorded one.")
 @click.option("--signature-from", type=click.Path(path_type=Path),
               help="File with the recorded traceback (default: failure.txt of the list's hunt directory).")
-@click.option("--fork-server", is_flag=True, help="Import once, fork per repetition (faster; import-time state is shared).")
+@click.option("--fork-server", is_flag=True,
+              help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--discover-all", is_flag=True, help="Import the whole test tree first, as stestr does.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")

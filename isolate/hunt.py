@@ -37,7 +37,11 @@ def hunt_name(test_id: str) -> str:
     letters, digits, `.`, `_` and `-` replaced, no leading dot, at most 60 characters; a hash
     of the whole id keeps different ids apart, case-insensitive file systems included.
     """
-    readable = _UNSAFE.sub("_", test_id)[-_TAIL:].lstrip(".-_") or "test"
+    safe = _UNSAFE.sub("_", test_id)
+    readable = safe[-_TAIL:]
+    if len(safe) > _TAIL and "." in readable:  # start at a component boundary: `Class.test_x`
+        readable = readable.split(".", 1)[1] or readable
+    readable = readable.lstrip(".-_") or "test"
     digest = hashlib.sha256(test_id.encode("utf8")).hexdigest()[:10]
     return f"{readable}-{digest}"
 
@@ -179,7 +183,7 @@ def find_hunt(root: Path | None, test: str) -> Hunt | None:
     if exact:
         return exact[0]
     partial = [h for h in hunts if test in h.victim]
-    if len(partial) > 1:
+    if len({h.victim for h in partial}) > 1:
         names = ", ".join(h.victim for h in partial[:8])
         raise UserError(f"{test!r} matches {len(partial)} hunts ({names}); give more of the test id")
     return partial[0] if partial else None

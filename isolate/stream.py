@@ -130,10 +130,10 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn) -> tuple[int, bool]:
                 in_details = True
                 break
         elif name == current + " [ multipart":
-            text, lineno, ok = _read_multipart(fp, lineno, want=status in FAILING)
+            text, lineno, complete = _read_multipart(fp, lineno, want=status in FAILING)
             details = text
-            if not ok:
-                if ok is None:
+            if not complete:
+                if complete is None:
                     warn(f"corrupt details for {current} at line {lineno}; kept its outcome")
                 else:
                     in_details = True
@@ -255,7 +255,7 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
         ))
         count += 1
 
-    result = testtools.StreamToDict(on_test)
+    result = testtools.StreamToDict(on_test)  # type: ignore[arg-type]
     result.startTestRun()
     try:
         subunit.ByteStreamToStreamResult(fp, non_subunit_name="stdout").run(result)

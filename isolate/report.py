@@ -1,0 +1,83 @@
+"""The verdict a user acts on: text for people, JSON for scripts, a reproducer list on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from isolate.search import Problem, Verdict
+
+EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5}
+"""Exit status per verdict kind; 2 is a usage error, 1 an internal one, 130 Ctrl-C."""
+
+HEADLINE = {
+    "polluter": "polluted by an earlier test",
+    "fails-alone": "fails on its own (no earlier test is needed)",
+    "not-reproduced": "the failure did not reproduce",
+    "undecided": "undecided: the budget ran out before the target confidence",
+}
+
+
+def culprit_ids(problem: Problem, verdict: Verdict) -> list[str]:
+    return [problem.predecessors[i] for i in verdict.culprits]
+
+
+def as_json(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None) -> dict[str, Any]:
+    return {
+        "verdict": verdict.kind,
+        "victim": problem.victim,
+        "culprits": culprit_ids(problem, verdict),
+        "confidence": round(verdict.confidence, 6),
+        "rates": {"with_culprits": round(verdict.p, 6), "background": round(verdict.q, 6)},
+        "runs": verdict.runs,
+        "seconds": round(verdict.seconds, 3),
+        "evidence": list(verdict.evidence),
+        "alternatives": [
+            {"culprits": [problem.predecessors[i] for i in c], "probability": round(p, 6)}
+            for c, p in verdict.alternatives
+        ],
+        "hunt": str(hunt),
+        "reproducer": str(reproducer) if reproducer else None,
+    }
+
+
+def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str) -> str:
+    """`kind` is the project's runner kind (stestr/testr), for the reproduce command."""
+    lines = [f"{problem.victim}", f"  {HEADLINE[verdict.kind]} — confidence {verdict.confidence:.3f}"]
+    culprits = culprit_ids(problem, verdict)
+    if culprits:
+        label = "culprit" if len(culprits) == 1 else "culprits (all needed together)"
+        lines.append(f"  {label}:")
+        lines.extend(f"    {c}" for c in culprits)
+    lines.append("  evidence:")
+    lines.extend(f"    {line}" for line in verdict.evidence)
+    if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
+        lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
+    for c, p in verdict.alternatives[:3]:
+        names = " + ".join(problem.predecessors[i].rsplit(".", 1)[-1] for i in c) or "fails alone"
+        lines.append(f"  next most likely: {names} ({p:.3f})")
+    lines.append(f"  {verdict.runs} runs, {_duration(verdict.seconds)} of test time; hunt in {_rel(hunt)}")
+    if reproducer is not None:
+        shown = _rel(reproducer)
+        lines.append(f"  reproduce: isolate replay {shown} --times 20")
+        if kind == "stestr":
+            lines.append(f"         or: stestr run --serial --load-list {shown}")
+    return "\n".join(lines)
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"
