@@ -300,4 +300,13 @@ def make_runner(hunt: Hunt) -> runner_module.Runner:
 
 
 def project_kind(hunt: Hunt) -> str:
-    return str(hunt.settings.get("source", {}).get("kind", "stestr"))
+    """stestr/testr from the hunt's source repository; for a stream, the project's own kind."""
+    kind = hunt.settings.get("source", {}).get("kind")
+    if kind is None:
+        from isolate.project import find_project
+
+        try:
+            kind = find_project(hunt.path.parent.parent).kind
+        except UserError:
+            kind = "stestr"
+    return str(kind)

@@ -105,11 +105,13 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
               help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--discover-all", is_flag=True, help="Import the whole test tree first, as stestr does.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
+              help="Pass ARG to pytest in every repetition (pytest projects; repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 @user_errors
 def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | None, timeout: float | None,
            target: str | None, any_failure: bool, signature_from: Path | None, fork_server: bool,
-           discover_all: bool, repo: Path | None, as_json: bool) -> None:
+           discover_all: bool, repo: Path | None, pytest_args: tuple[str, ...], as_json: bool) -> None:
     """Run LIST in exactly its order in fresh processes; exit 1 if the target failed the recorded way."""
     from isolate import replay as replaying
 
@@ -117,6 +119,7 @@ def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | 
         list_file, times=times, until_failure=until_failure, jobs=jobs, timeout=timeout, target=target,
         any_failure=any_failure, signature_from=signature_from, mode="fork" if fork_server else "fresh",
         discover_all=discover_all, project_dir=repo, progress=sys.stderr if sys.stderr.isatty() else None,
+        pytest_args=pytest_args,
     )
     click.echo(replaying.format_json(result) if as_json else replaying.format_text(result))
     sys.exit(replaying.exit_status(result))

@@ -45,27 +45,35 @@ class Project:
     """
 
     root: Path
-    kind: str  # "stestr" | "testr"
+    kind: str  # "stestr" | "testr" | "pytest"
     test_path: str
     top_dir: str
     python: str
     test_command: str | None = None
     config_file: Path | None = None
     test_id_option: str = ""
+    extra_args: tuple[str, ...] = ()  # pytest only: passed through to every replay
 
     def python_argv(self) -> list[str]:
         """The interpreter as an argv prefix; ``$PYTHON`` may carry options, as under stestr."""
         return shlex.split(self.python) or [sys.executable]
 
 
-def find_project(start: Path) -> Project:
-    """Walk up from ``start`` to the nearest directory holding a stestr or testr configuration.
+def find_project(start: Path, kind: str | None = None) -> Project:
+    """Walk up from ``start`` to the nearest directory holding a test configuration.
 
-    In a directory holding both kinds, the one whose repository (``.stestr/`` or
-    ``.testrepository/``) exists wins, stestr otherwise, because that is where the failing run
-    the user is hunting was recorded.
+    In a directory holding both stestr and testr configurations, the one whose repository
+    (``.stestr/`` or ``.testrepository/``) exists wins, stestr otherwise, because that is where
+    the failing run the user is hunting was recorded. A directory with pytest configuration and
+    neither of those is a pytest project. ``kind="pytest"`` looks for pytest configuration only
+    (and takes ``start`` itself as the root when there is none).
     """
     start = start.resolve()
+    if kind == "pytest":
+        for directory in (start, *start.parents):
+            if (config := pytest_config(directory)) is not None:
+                return _pytest_project(directory, config)
+        return _pytest_project(start, None)
     for directory in (start, *start.parents):
         stestr = _read_stestr(directory)
         testr = _read_testr(directory) if (directory / TESTR_CONF).is_file() else None
@@ -75,11 +83,57 @@ def find_project(start: Path) -> Project:
             return stestr
         if stestr or testr:
             return stestr or testr  # type: ignore[return-value]
+        if (config := pytest_config(directory)) is not None:
+            return _pytest_project(directory, config)
     raise UserError(
         f"no test configuration found in {start} or its parents (.stestr.conf, [tool.stestr] in "
-        "pyproject.toml, [stestr] in tox.ini or .testr.conf); fix: run isolate from the project "
-        "root or create .stestr.conf with a test_path"
+        "pyproject.toml, [stestr] in tox.ini, .testr.conf, pytest.ini or other pytest "
+        "configuration); fix: run isolate from the project root or create .stestr.conf with a "
+        "test_path (pytest projects: an empty pytest.ini)"
     )
+
+
+def pytest_config(directory: Path) -> Path | None:
+    """The file making ``directory`` a pytest root, in pytest's own order, or None."""
+    for name in ("pytest.ini", ".pytest.ini"):
+        if (directory / name).is_file():
+            return directory / name
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            tool = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot parse {pyproject}: {exc}; fix: correct the TOML syntax") from None
+        if isinstance(tool.get("pytest"), dict):
+            return pyproject
+    for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+        if (directory / name).is_file() and _ini_section(directory / name, section) is not None:
+            return directory / name
+    return None
+
+
+def _pytest_project(directory: Path, config: Path | None) -> Project:
+    return Project(root=directory, kind="pytest", test_path=".", top_dir=".", python=_python(),
+                   config_file=config)
+
+
+def pytest_command(project: Project, own_args: list[str], ids: list[str],
+                   collect_all: bool = False) -> list[str]:
+    """The argv replaying a list with :mod:`isolate.pytest_child` in a fresh pytest process.
+
+    Only the files the list names are collected (start-up dominates short lists), unless
+    ``collect_all``; files that do not exist are left to the plugin to report as unknown ids.
+    Random ordering and xdist are switched off, and nothing is cached in the project.
+    """
+    paths: list[str] = []
+    if not collect_all:
+        for test_id in ids:
+            path = test_id.split("::", 1)[0]
+            if path not in paths and (project.root / path).exists():
+                paths.append(path)
+    return [*project.python_argv(), "-m", "pytest", "-p", "isolate.pytest_child",
+            "-p", "no:isolate", "-p", "no:randomly", "-p", "no:xdist", "-p", "no:cacheprovider",
+            *own_args, *project.extra_args, *paths]
 
 
 def _python() -> str:

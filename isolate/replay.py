@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -102,6 +102,7 @@ def replay(
     discover_all: bool = False,
     project_dir: Path | None = None,
     progress: TextIO | None = None,
+    pytest_args: tuple[str, ...] = (),
 ) -> ReplayResult:
     """Run the list ``times`` times (None: until a reproduction), ``jobs`` at once.
 
@@ -127,6 +128,11 @@ def replay(
                         "list, or drop --target to use its last line")
     recorded = recorded_failure(list_path, signature_from)
     project = find_project(project_dir or Path.cwd())
+    if pytest_args:
+        if project.kind != "pytest":
+            raise UserError(f"--pytest-arg given but {project.root} is a {project.kind} project; fix: "
+                            "drop --pytest-arg")
+        project = replace(project, extra_args=project.extra_args + tuple(pytest_args))
     jobs = jobs or len(os.sched_getaffinity(0))
     if times is not None:
         jobs = min(jobs, times)

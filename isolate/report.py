@@ -54,7 +54,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
-        names = " + ".join(problem.predecessors[i].rsplit(".", 1)[-1] for i in c) or "fails alone"
+        names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
     lines.append(f"  {verdict.runs} runs, {_duration(verdict.seconds)} of test time; hunt in {_rel(hunt)}")
     if reproducer is not None:
@@ -63,6 +63,11 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         if kind == "stestr":
             lines.append(f"         or: stestr run --serial --load-list {shown}")
     return "\n".join(lines)
+
+
+def _short(test_id: str) -> str:
+    """A test's own name: the method of a dotted unittest id, the last part of a pytest node id."""
+    return test_id.rsplit("::", 1)[-1] if "::" in test_id else test_id.rsplit(".", 1)[-1]
 
 
 def _rel(path: Path) -> str:

@@ -33,7 +33,7 @@ from pathlib import Path
 import isolate
 from isolate.errors import UserError
 from isolate.forkclient import ForkClient, kill_group
-from isolate.project import Project, runner_command, substitute_placeholders
+from isolate.project import Project, pytest_command, runner_command, substitute_placeholders
 from isolate.verdict import CRASH, ERROR, FAIL, KINDS, PASS, TIMEOUT, Expectation, Outcome, judge
 
 __all__ = ["CRASH", "ERROR", "FAIL", "KINDS", "PASS", "TIMEOUT", "Interrupted", "Outcome", "Runner"]
@@ -96,6 +96,8 @@ class Runner:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         if timeout is not None and timeout <= 0:
             raise ValueError("timeout must be positive")
+        if mode == "fork" and project.kind == "pytest":
+            raise UserError("the fork server cannot run pytest projects; fix: drop --fork-server")
         self.project = project
         self.mode = mode
         self.timeout = timeout
@@ -217,6 +219,8 @@ class Runner:
 
     def _command(self, module: str, own: list[str], list_file: Path,
                  ids: list[str]) -> tuple[list[str] | str, bool]:
+        if self.project.kind == "pytest":
+            return pytest_command(self.project, own, ids, self.discover_all), False
         command, shell = runner_command(self.project, module, own)
         if shell:
             assert isinstance(command, str)
@@ -233,9 +237,12 @@ class Runner:
             assert self._server is not None
             self._server.submit(key, list_file, jobdir, self.discover_all)
             return job
-        own = ["--list", str(list_file), "--stream", str(job.path("stream.subunit")),
-               "--error-file", str(job.path("error.txt"))]
-        if self.discover_all:
+        files = {"list": list_file, "stream": job.path("stream.subunit"), "error-file": job.path("error.txt")}
+        if self.project.kind == "pytest":  # one word each, or pytest takes the paths for rootdir hints
+            own = [f"--isolate-{name}={path}" for name, path in files.items()]
+        else:
+            own = [word for name, path in files.items() for word in (f"--{name}", str(path))]
+        if self.discover_all and self.project.kind != "pytest":
             own.append("--discover-all")
         command, shell = self._command("isolate.child", own, list_file, ids)
         try:

@@ -21,7 +21,8 @@ import re
 _TRACEBACK_HEADER = "Traceback (most recent call last):"
 _FRAME_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line \d+, in (?P<func>.+)$')
 _EXCEPTION_RE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
-_LIBRARY_PARTS = ("/unittest/", "/testtools/", "/unittest2/", "\\unittest\\", "\\testtools\\")
+_LIBRARY_PARTS = ("/unittest/", "/testtools/", "/unittest2/", "\\unittest\\", "\\testtools\\",
+                  "/_pytest/", "/pluggy/")
 _NORMALISERS = (
     (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
     (re.compile(r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b"), "<uuid>"),
@@ -41,6 +42,8 @@ def signature_from_traceback(text: str | None) -> str | None:
     if not text or not text.strip():
         return None
     lines = text.replace("\r\n", "\n").splitlines()
+    if _is_pytest_text(lines):
+        return signature_from_pytest(lines)
     start = max((i for i, line in enumerate(lines) if line.strip() == _TRACEBACK_HEADER), default=-1)
     block = lines[start + 1 :]
     frames = [(i, m) for i, line in enumerate(block) if (m := _FRAME_RE.match(line))]
@@ -90,3 +93,72 @@ def signatures_match(expected: str | None, actual: str | None) -> bool:
     if expected is None:
         return True
     return actual is not None and actual == expected
+
+
+# pytest's failure text (``longreprtext``, what isolate's pytest plugin records): entries end in
+# ``path:line: ExcType`` (the raising entry, long style), ``path:line: `` (other entries, long
+# style) or ``path:line: in function`` (short style); the exception is on ``E   `` lines.
+_PYTEST_LOCATION_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+): ?(?P<msg>.*)$")
+_PYTEST_E_RE = re.compile(r"^E(?:\s|$)")
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?def\s+(?P<func>\w+)\s*\(")
+_PYTEST_SEPARATOR = re.compile(r"^(?:_ )+_?$")
+
+
+def _is_pytest_text(lines: list[str]) -> bool:
+    """pytest's failure text rather than a Python traceback (``--tb=native`` gives the latter)."""
+    if any(_PYTEST_E_RE.match(line) for line in lines):
+        return True
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    return bool(_PYTEST_LOCATION_RE.match(last))
+
+
+def signature_from_pytest(lines: list[str]) -> str | None:
+    """The signature of pytest's failure text, in the same shape as a traceback's.
+
+    Type: the raising entry's ``path:line: ExcType`` (long style) or the first ``E`` line;
+    message: the first line of the last ``E`` block without its type; frame: the deepest entry
+    outside pytest/unittest, by file base name and function (from ``in f`` or its ``def`` line).
+    """
+    frames: list[tuple[str, str, str]] = []  # (file, function, message after the location)
+    section_def = ""
+    e_lines: list[str] = []
+    in_e_block = False
+    for line in lines:
+        if _PYTEST_E_RE.match(line):
+            if not in_e_block:
+                e_lines = []
+            in_e_block = True
+            e_lines.append(line[1:].strip())
+            continue
+        in_e_block = False
+        if (loc := _PYTEST_LOCATION_RE.match(line)) is not None:
+            msg = loc.group("msg").strip()
+            func = msg[3:].strip() if msg.startswith("in ") else section_def
+            frames.append((loc.group("file"), func, msg))
+            section_def = ""
+        elif _PYTEST_SEPARATOR.match(line.strip()) or line.startswith("--- error in "):
+            section_def = ""
+        elif not section_def and (match := _DEF_RE.match(line)):
+            section_def = match.group("func")
+    first = next((line for line in e_lines if line), "")
+    exc_type, message = "", first
+    last_msg = frames[-1][2] if frames else ""
+    if re.fullmatch(r"[A-Za-z_][\w.]*", last_msg):
+        exc_type = last_msg
+    found = _EXCEPTION_RE.match(first)
+    if found and (not exc_type or found.group("type").rsplit(".", 1)[-1] == exc_type):
+        # ``E   pkg.mod.Error: msg`` under a ``path:N: Error`` location: one type, short name
+        exc_type, message = found.group("type").rsplit(".", 1)[-1], found.group("msg") or ""
+    elif not first and not exc_type:
+        message = last_msg  # --tb=line: ``path:N: message``
+    if not exc_type and message.startswith("assert "):
+        exc_type = "AssertionError"  # a bare assert (short style names no type)
+    if not exc_type and not message:
+        return None
+    signature = f"{exc_type}: {normalise_message(message)}".rstrip()
+    outside = [f for f in frames if not any(p in f[0] for p in _LIBRARY_PARTS)] or frames
+    if not outside:
+        return signature
+    path, func, _ = outside[-1]
+    where = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{signature} @ {where}:{func}" if func else f"{signature} @ {where}"
