@@ -38,7 +38,27 @@ def user_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """click's usage errors, like isolate's own, as one line with the fix and exit status 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        try:
+            status = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `isolate`: show the help
+                click.echo(exc.ctx.get_help() if exc.ctx else "")
+                sys.exit(0)
+            where = exc.ctx.command_path if exc.ctx else "isolate"
+            fail(f"{exc.format_message().rstrip('.')}; see '{where} --help'")
+        except click.Abort:
+            click.echo("isolate: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            fail(exc.format_message())
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="isolate")
 def main() -> None:
     """Find which earlier tests pollute an intermittently failing test, or prove it fails alone."""
@@ -246,6 +266,23 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
 
     [hunt] = history.hunts_for(hunts_root(repo), test)
     click.echo(history.backtrack(hunt, step))
+
+
+@main.command()
+@click.option("--tests", "tests", type=click.IntRange(min=1), required=True, help="Predecessors of the failing test.")
+@click.option("--rate", type=click.FloatRange(0, 1, min_open=True), required=True,
+              help="How often it fails with the polluter before it, e.g. 0.033 for 1 in 30.")
+@click.option("--duration", type=click.FloatRange(min=0), default=0.2, show_default=True, help="Seconds per test.")
+@click.option("--startup", type=click.FloatRange(min=0), default=1.0, show_default=True, help="Seconds of start-up per run.")
+@click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.99, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@user_errors
+def plan(tests: int, rate: float, duration: float, startup: float, confidence: float, as_json: bool) -> None:
+    """Predict runs and time of a hunt before starting it, for isolate's search and the manual recipe."""
+    from isolate import plan as planning
+
+    result = planning.plan(tests, rate, duration=duration, startup=startup, confidence=confidence)
+    click.echo(planning.to_json(result) if as_json else planning.format_text(result))
 
 
 def _stdin() -> BinaryIO:
