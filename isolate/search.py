@@ -400,7 +400,7 @@ def _h2(x: float) -> float:
     return -(x * math.log2(x) + (1.0 - x) * math.log2(1.0 - x))
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Classes:
     """Per-cell activation deltas: activating a class moves P(fail) by d1 and the
     expected conditional entropy by d2 (both weighted by the class's mass)."""

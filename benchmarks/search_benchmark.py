@@ -1,0 +1,229 @@
+"""Benchmark of the search strategies on simulated suites with known ground truth.
+
+The scenario grid of design.md §6 (simulate.SCENARIOS x N), every strategy through
+search.decide (ddmin through manual.drive: same procedure, linear time), seeded.
+Prints one table: exact-set accuracy, calibration (accuracy of verdicts claimed at >= c),
+median and p95 runs and test-seconds, and costs as ratios to the lower bound.
+
+    python benchmarks/search_benchmark.py                   # full grid, 2 jobs
+    python benchmarks/search_benchmark.py --grid reduced --trials 20
+
+Standard library only (plus the isolate package).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+from isolate import manual
+from isolate.plan import fano_runs, none_runs
+from isolate.search import Settings
+from isolate.simulate import (
+    SCENARIOS,
+    Suite,
+    Trial,
+    hunt_all,
+    is_multi,
+    judge,
+    scenario,
+    simulate_query,
+    trial,
+)
+
+CONFIDENCE = 0.99
+FULL_NS = (50, 300, 2000)
+REDUCED = {
+    50: ("single p=1", "single p=0.2", "single p=1/30", "pair p=0.5", "none q=0.05"),
+    300: ("single p=0.5", "none q=0.05"),
+}
+STRATEGIES = ("isolate", "manual-95/step", "manual-95", "manual-99", "halving", "ddmin")
+
+
+def settings_for(strategy: str, suite: Suite) -> Settings:
+    """Baselines get the true failure rate of the full list (an oracle: generous)."""
+    full = frozenset(range(len(suite.problem.predecessors)))
+    rate = suite.truth.fail_probability(full) or suite.truth.background or 1e-3
+    budget = 400_000
+    if strategy == "isolate":
+        return Settings(confidence=CONFIDENCE, max_runs=budget)
+    if strategy == "manual-95/step":
+        return Settings(strategy="manual", step_confidence=0.95, rate_hint=rate, max_runs=budget)
+    if strategy == "manual-95":
+        return Settings(strategy="manual", overall_confidence=0.95, rate_hint=rate, max_runs=budget)
+    if strategy == "manual-99":
+        return Settings(strategy="manual", overall_confidence=0.99, rate_hint=rate, max_runs=budget)
+    if strategy == "halving":
+        return Settings(strategy="halving", max_runs=budget)
+    if strategy == "ddmin":
+        return Settings(strategy="ddmin", step_confidence=0.95, rate_hint=rate, max_runs=budget)
+    raise ValueError(strategy)
+
+
+def lower_bound(name: str, n: int) -> float:
+    """Runs: Fano for culprit scenarios, the two-sample Wald bound for "none"."""
+    kind, _, rest = name.partition(" ")
+    params = dict(part.split("=") for part in rest.split() if "=" in part)
+
+    def rate(t: str) -> float:
+        a, _, b = t.partition("/")
+        return float(a) / float(b) if b else float(a)
+
+    if kind in ("single", "cleaner"):
+        return fano_runs(n, CONFIDENCE, rate(params["p"]), rate(params.get("q", "0")))
+    if kind == "pair":
+        return fano_runs(n * (n - 1) / 2, CONFIDENCE, rate(params["p"]))
+    if kind == "two":
+        pa, pb = (rate(x) for x in params["p"].split("+"))
+        return fano_runs(n * (n - 1) / 2, CONFIDENCE, 1 - (1 - pa) * (1 - pb))
+    if kind == "none":
+        return none_runs(rate(params["q"]), CONFIDENCE)
+    return math.nan
+
+
+def trials_for(name: str, n: int, base: int, strategy: str) -> int:
+    """Fewer trials where one trial is long (slow rates at N=2000)."""
+    t = base
+    if strategy == "isolate":
+        if n >= 2000 and ("1/100" in name or "none" in name or "cumulative" in name):
+            t = max(4, base // 5)
+        elif n >= 2000 or "1/100" in name or "q=0.003" in name:
+            t = max(6, base // 2)
+    return t
+
+
+@dataclass(frozen=True)
+class Task:
+    strategy: str
+    name: str
+    n: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Result:
+    task: Task
+    trial: Trial
+    fixed_cost: float  # start-up + victim of that suite (for the seconds bound)
+
+
+def run_task(task: Task) -> Result:
+    rng = random.Random(f"{task.name}|{task.n}|{task.seed}")
+    suite = scenario(task.name, task.n, rng)
+    st = settings_for(task.strategy, suite)
+    fixed = suite.problem.startup + suite.problem.victim_duration
+    run_rng = random.Random(f"run|{task.strategy}|{task.name}|{task.n}|{task.seed}")
+    if task.strategy == "ddmin":
+        verdict, _ = manual.drive(suite.problem, st, lambda q: simulate_query(suite, q, run_rng))
+        cs = frozenset(verdict.culprits)
+        t = Trial(verdict.kind, cs, verdict.confidence, judge(suite.truth, verdict.kind, cs),
+                  verdict.runs, verdict.seconds, 0)
+    elif is_multi(task.name):
+        t = hunt_all(suite, st, run_rng)
+    else:
+        t = trial(suite, st, run_rng)
+    return Result(task, t, fixed)
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return math.nan
+    k = min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))
+    return xs[k]
+
+
+def fmt(x: float, nd: int = 0) -> str:
+    if x != x:
+        return "-"
+    if nd == 0:
+        return f"{x:,.0f}"
+    return f"{x:.{nd}f}"
+
+
+def table(results: list[Result]) -> str:
+    groups: dict[tuple[str, int, str], list[Result]] = {}
+    for r in results:
+        groups.setdefault((r.task.name, r.task.n, r.task.strategy), []).append(r)
+    manual99: dict[tuple[str, int], float] = {}
+    for (name, n, strat), rs in groups.items():
+        if strat == "manual-99":
+            manual99[(name, n)] = statistics.median(x.trial.seconds for x in rs)
+    head = ("| scenario | N | strategy | trials | accuracy | claimed>=0.99: right | runs med | "
+            "runs p95 | runs/LB | seconds med | seconds p95 | s/LB | s/manual-99 |")
+    lines = [head, "|" + "---|" * 13]
+    order = {s: i for i, s in enumerate(SCENARIOS)}
+    sorder = {s: i for i, s in enumerate(STRATEGIES)}
+    for key in sorted(groups, key=lambda k: (k[1], order.get(k[0], 99), sorder.get(k[2], 99))):
+        name, n, strat = key
+        rs = groups[key]
+        ts = [r.trial for r in rs]
+        acc = sum(t.correct for t in ts) / len(ts)
+        claimed = [t for t in ts if t.confidence >= CONFIDENCE and t.kind != "undecided"]
+        cal = (f"{sum(t.correct for t in claimed)}/{len(claimed)}" if claimed else "-")
+        runs = [float(t.runs) for t in ts]
+        secs = [t.seconds for t in ts]
+        lb = lower_bound(name, n)
+        lb_secs = lb * statistics.mean(r.fixed_cost for r in rs)
+        rmed = statistics.median(runs)
+        smed = statistics.median(secs)
+        m99 = manual99.get((name, n), math.nan)
+        lines.append(
+            f"| {name} | {n} | {strat} | {len(ts)} | {acc:.0%} | {cal} | {fmt(rmed)} | "
+            f"{fmt(pct(runs, 0.95))} | {fmt(rmed / lb, 2) if lb == lb and lb > 0 else '-'} | "
+            f"{fmt(smed)} | {fmt(pct(secs, 0.95))} | "
+            f"{fmt(smed / lb_secs, 1) if lb == lb and lb > 0 else '-'} | "
+            f"{fmt(smed / m99, 2) if m99 == m99 and m99 > 0 else '-'} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--grid", choices=("full", "reduced"), default="full")
+    ap.add_argument("--trials", type=int, default=40, help="trials per cell (fewer for slow cells)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
+    ap.add_argument("--ns", default="", help="comma-separated subset of N")
+    args = ap.parse_args(argv)
+    strategies = [s for s in args.strategies.split(",") if s]
+    if args.grid == "full":
+        cells = [(name, n) for n in FULL_NS for name in SCENARIOS]
+    else:
+        cells = [(name, n) for n, names in REDUCED.items() for name in names]
+    if args.scenarios:
+        keep = set(args.scenarios.split(","))
+        cells = [c for c in cells if c[0] in keep]
+    if args.ns:
+        ns = {int(x) for x in args.ns.split(",")}
+        cells = [c for c in cells if c[1] in ns]
+    tasks = [
+        Task(s, name, n, args.seed + i)
+        for name, n in cells
+        for s in strategies
+        for i in range(trials_for(name, n, args.trials, s))
+    ]
+    # longest first, so the two workers finish together
+    tasks.sort(key=lambda t: (t.n, "1/100" in t.name or "none" in t.name), reverse=True)
+    start = time.time()
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(run_task, tasks, chunksize=1)
+    else:
+        results = [run_task(t) for t in tasks]
+    print(table(results))
+    print(f"\n{len(tasks)} trials, {time.time() - start:.0f} s wall, {args.jobs} jobs, "
+          f"confidence {CONFIDENCE}, seed {args.seed}", file=sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
