@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from isolate.child import parse_runner_args
 from isolate.errors import UserError
 
 STESTR_CONF = ".stestr.conf"
@@ -278,23 +279,10 @@ def _discover_paths(segment: str) -> tuple[str, str]:
         words = shlex.split(_PLACEHOLDER_RE.sub("", segment))[2:]
     except ValueError:
         return ".", "."
-    if not words or words[0] != "discover":
+    args = parse_runner_args(words)
+    if not args.discover:
         return ".", "."
-    start = top = None
-    positional: list[str] = []
-    it = iter(words[1:])
-    for word in it:
-        if word in ("-s", "--start-directory"):
-            start = next(it, None)
-        elif word in ("-t", "--top-level-directory"):
-            top = next(it, None)
-        elif word in ("-p", "--pattern", "-k"):
-            next(it, None)
-        elif not word.startswith("-"):
-            positional.append(word)
-    start = start or (positional[0] if positional else ".")
-    top = top or (positional[2] if len(positional) > 2 else start)
-    return start, top
+    return args.start_dir, args.top_dir or args.start_dir
 
 
 def runner_command(
