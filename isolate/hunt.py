@@ -37,7 +37,7 @@ def hunt_name(test_id: str) -> str:
     letters, digits, `.`, `_` and `-` replaced, no leading dot, at most 60 characters; a hash
     of the whole id keeps different ids apart, case-insensitive file systems included.
     """
-    safe = _UNSAFE.sub("_", test_id)
+    safe = _UNSAFE.sub("_", test_id.replace("::", "."))  # pytest's node id separator is a boundary too
     readable = safe[-_TAIL:]
     if len(safe) > _TAIL and "." in readable:  # start at a component boundary: `Class.test_x`
         readable = readable.split(".", 1)[1] or readable

@@ -146,12 +146,17 @@ def _bisect_json(suite: Path, victim: str, **extra: str) -> dict[str, object]:
     return json.loads(proc.stdout)
 
 
-def test_end_to_end_fixture_state(tmp_path: Path) -> None:
-    suite = copy_suite("pytest_fixture_state", tmp_path)
+@pytest.mark.parametrize("name, polluter, victim", [
+    ("pytest_fixture_state", FIXTURE_POLLUTER, FIXTURE_VICTIM),
+    ("pytest_monkeypatch_leak", MONKEY_POLLUTER, MONKEY_VICTIM),
+    ("pytest_teardown_failure", TEARDOWN_POLLUTER, TEARDOWN_VICTIM),
+], ids=["fixture_state", "monkeypatch_leak", "teardown_failure"])
+def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> None:
+    suite = copy_suite(name, tmp_path)
     assert run([tool("pytest"), "-q", "--isolate-record", "rec"], suite).returncode == 1
-    verdict = _bisect_json(suite, FIXTURE_VICTIM)
+    verdict = _bisect_json(suite, victim)
     assert verdict["verdict"] == "polluter", verdict
-    assert verdict["culprits"] == [FIXTURE_POLLUTER], verdict
+    assert verdict["culprits"] == [polluter], verdict
     assert verdict["confidence"] >= 0.99, verdict
 
 
@@ -212,3 +217,17 @@ def test_collection_error_is_named_and_discover_all_collects_everything(tmp_path
     with Runner(find_project(tmp_path), discover_all=True) as runner:
         (fine,) = runner.run(["test_ok.py::test_ok"], "test_ok.py::test_ok")
     assert fine.kind == PASS, fine  # the broken file was collected, and does not stop the run
+
+
+def test_no_pytest_in_the_test_interpreter_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    (suite / "list.txt").write_text(FIXTURE_POLLUTER + "\n" + FIXTURE_VICTIM + "\n")
+    proc = isolate(suite, "replay", "list.txt", PYTHON=str(bare / "bin" / "python"))
+    assert proc.returncode == 2, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("isolate: error: ") and "No module named pytest" in line and "fix:" in line
