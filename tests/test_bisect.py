@@ -236,3 +236,37 @@ def test_inline_run_and_worker(tmp_path: Path) -> None:
     proc = isolate(suite, "bisect", victim, "--run", "last", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["culprits"] == [culprit]
+
+
+def _on_terminal(suite: Path, victim: str, **extra: str) -> bytes:
+    """Run a hunt with stderr on a pseudo-terminal, as a user at a shell sees it."""
+    import pty
+
+    main_fd, side_fd = pty.openpty()
+    proc = subprocess.Popen([tool("isolate"), "bisect", victim], cwd=suite, env=env(TERM="xterm", **extra),
+                            stdout=subprocess.PIPE, stderr=side_fd)
+    os.close(side_fd)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main_fd, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(main_fd)
+    assert proc.returncode == 0
+    return b"".join(chunks)
+
+
+def test_live_progress_on_a_terminal_and_no_color(tmp_path: Path) -> None:
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    shown = _on_terminal(suite, victim)
+    assert b"\r\x1b[2K" in shown and b"\x1b[1mstep " in shown  # redrawn status line, in bold
+    assert b"leading:" in shown
+    isolate(suite, "extract", "--test", victim, "--force")
+    plain = _on_terminal(suite, victim, NO_COLOR="1")
+    assert b"\r\x1b[2K" in plain and b"\x1b[1m" not in plain
