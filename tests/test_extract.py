@@ -318,3 +318,12 @@ def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> N
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout.split() == ids
     assert_user_error(isolate(suite, "extract", "--stream", str(tmp_path)), "no *.subunit recordings")
+
+
+def test_pytest_recording_without_failure(tmp_path: Path) -> None:
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    victim = "tests/test_invoices.py::test_german_invoice_total_includes_19_percent_vat"
+    proc = run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record", "rec", "--deselect", victim], suite)
+    assert proc.returncode == 0, proc.stdout.decode()[-1000:]
+    assert_user_error(isolate(suite, "extract", "--stream", "rec"), "has no failing test", "--test")
+    assert not (suite / ".isolate").exists()
