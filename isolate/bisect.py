@@ -66,6 +66,8 @@ class Evidence:
     observations: tuple[Observation, ...]
     ignored: dict[str, int]  # outcomes that are no evidence either way, by kind
     warnings: tuple[str, ...]
+    entries: int  # journal entries read, corrupt ones excluded
+    steps: dict[int, tuple[str, ...]]  # the step files, by number
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def evidence(hunt: Hunt) -> Evidence:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
     startup = max(0.05, statistics.median(overheads)) if overheads else STARTUP_GUESS
     problem = Problem(predecessors, victim, tuple(durations[:-1]), durations[-1], startup)
-    return Evidence(problem, tuple(observations), ignored, tuple(warnings))
+    return Evidence(problem, tuple(observations), ignored, tuple(warnings), len(entries), steps)
 
 
 def _durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
@@ -225,14 +227,13 @@ def _run_query(hunt: Hunt, ev: Evidence, query: Query, runner: Any, jobs: int,
                merged: dict[str, Any], display: Any, settings: Settings) -> None:
     problem = ev.problem
     ids = tuple(problem.predecessors[i] for i in query.included) + (problem.victim,)
-    steps = read_steps(hunt)
-    step = step_for(hunt, ids, steps)
+    step = step_for(hunt, ids, dict(ev.steps))
     runs = query.runs
     if merged["step_budget"] and merged["strategy"] == "isolate":
         runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, query.included))))
     display.step(step, len(query.included), runs, query.reason, ev, _suspects(ev, settings))
     _append_line(hunt.path / "queries.jsonl",
-                 {"step": step, "runs": runs, "reason": query.reason, "from": len(read_journal(hunt)[0])})
+                 {"step": step, "runs": runs, "reason": query.reason, "from": ev.entries})
 
     def record(outcome: Any) -> None:
         entry = Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
