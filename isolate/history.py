@@ -69,7 +69,8 @@ def status(hunt: Hunt) -> Status:
         state = "paused"
     else:
         state = "not started"
-    left = _time_left(hunt, entries, top, settings.confidence, len(ev.problem.predecessors))
+    left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
+                                                          len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left)
 

@@ -47,6 +47,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     culprits = culprit_ids(problem, verdict)
     if culprits:
         label = "culprit" if len(culprits) == 1 else "culprits (all needed together)"
+        if verdict.kind == "undecided":
+            label = "leading suspect (not proven)" if len(culprits) == 1 else "leading suspects (not proven)"
         lines.append(f"  {label}:")
         lines.extend(f"    {c}" for c in culprits)
     lines.append("  evidence:")

@@ -270,3 +270,18 @@ def test_live_progress_on_a_terminal_and_no_color(tmp_path: Path) -> None:
     isolate(suite, "extract", "--test", victim, "--force")
     plain = _on_terminal(suite, victim, NO_COLOR="1")
     assert b"\r\x1b[2K" in plain and b"\x1b[1m" not in plain
+
+
+def test_budget_runs_out_then_resume_with_more(tmp_path: Path) -> None:
+    """Out of budget: the best answer with its honest confidence (exit 5); more budget continues."""
+    name, victim, culprits = FLAKY
+    suite = recorded(tmp_path, name, victim)
+    short = isolate(suite, "bisect", victim, "--max-runs", "6", "--json", **RATES)
+    assert short.returncode in (4, 5), short.stderr  # 4 when none of the 6 runs reproduced
+    first = json.loads(short.stdout)
+    assert first["verdict"] in ("undecided", "not-reproduced") and first["runs"] <= 6
+    assert first["confidence"] < 0.99
+    more = isolate(suite, "bisect", victim, "--max-runs", "10000", "--json", **RATES)
+    assert more.returncode == 0, more.stderr
+    final = json.loads(more.stdout)
+    assert final["culprits"] == culprits and final["runs"] > first["runs"]
