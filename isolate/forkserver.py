@@ -74,7 +74,9 @@ def serve(sock: socket.socket, index: TestIndex) -> None:
             _reap(sock, children)
         if sock in readable:
             data = sock.recv(65536)
-            if not data:
+            if not data:  # the parent closed the socket, or died: leave nothing running
+                for job in list(children.values()):
+                    _kill(children, job)
                 return
             buffer += data
             while b"\n" in buffer:

@@ -38,11 +38,12 @@ _SHELL_STOP = set(";&|()<>`\n#")
 
 @dataclass(frozen=True)
 class Project:
-    """Where and how the project's tests run.
+    """Where and how the project's tests run, as its own test tool would run them.
 
-    ``runner_args`` are the arguments the project's runner gets after ``-m <runner>`` (for
-    stestr: ``discover -t TOP_DIR TEST_PATH``); isolate's runners accept the same arguments so
-    that a testr command can keep its own, shell-expanded, discover options.
+    ``test_path``/``top_dir`` are what stestr passes to ``discover`` (for testr: read from the
+    ``test_command``, for display only, since the shell expands them at run time);
+    ``test_command`` and ``test_id_option`` are testr's, kept verbatim so that the command can
+    be run with only its runner swapped for isolate's.
     """
 
     root: Path

@@ -7,14 +7,18 @@ It is for users who want to reproduce a failure themselves (a hunt's ``step-NNN.
 and an ``error`` outcome (the list cannot run) is one too: repeating it would not help.
 
 Exit status (see :func:`exit_status`): 0 no run reproduced the failure, 1 at least one did,
-2 user error, 130 interrupted (the runs that finished are still reported).
+2 user error, 130 interrupted by Ctrl-C or SIGTERM (the runs that finished are still reported).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
@@ -147,9 +151,10 @@ def replay(
 
     start = time.monotonic()
     interrupted = False
-    with Runner(project, mode=mode, timeout=timeout, expected_signature=recorded.signature,
-                any_failure=any_failure, count_crashes=recorded.crash,
-                discover_all=discover_all) as runner:
+    with _sigterm_interrupts(), Runner(
+        project, mode=mode, timeout=timeout, expected_signature=recorded.signature,
+        any_failure=any_failure, count_crashes=recorded.crash, discover_all=discover_all,
+    ) as runner:
         try:
             runner.run(ids, target, times=times, jobs=jobs, until_failure=until_failure,
                        on_outcome=note)
@@ -162,6 +167,24 @@ def replay(
         raise UserError(errors[0].message)
     return ReplayResult(list_path, target, len(ids), mode, jobs, recorded, any_failure,
                         tuple(finished), interrupted, time.monotonic() - start)
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """Treat SIGTERM like Ctrl-C while replaying, so that ``kill`` also kills every job's
+    process group and removes the temporary state instead of leaving them behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def exit_status(result: ReplayResult) -> int:

@@ -6,7 +6,8 @@ dropping them, never touches ``.stestr/`` or ``.testrepository/``, and starts as
 possible per repetition. Each repetition runs in its own process group (``start_new_session``)
 with its own temporary directory as ``TMPDIR`` and the project root as cwd; a per-run timeout
 kills the whole group, and the group is killed again once its leader exits so that daemons a test
-forked do not outlive the run.
+forked do not outlive the run. Should this process die without cleaning up (SIGKILL), a small
+watchdog (:mod:`isolate.reaper`; the fork server itself in fork mode) kills the running groups.
 
 Modes: ``fresh`` starts the project's interpreter (or testr command) per repetition;
 ``fork`` keeps one :mod:`isolate.forkserver` per Runner and forks per repetition (faster; the
@@ -34,6 +35,7 @@ import isolate
 from isolate.errors import UserError
 from isolate.forkclient import ForkClient, kill_group
 from isolate.project import Project, pytest_command, runner_command, substitute_placeholders
+from isolate.reaper import Reaper
 from isolate.verdict import CRASH, ERROR, FAIL, KINDS, PASS, TIMEOUT, Expectation, Outcome, judge
 
 __all__ = ["CRASH", "ERROR", "FAIL", "KINDS", "PASS", "TIMEOUT", "Interrupted", "Outcome", "Runner"]
@@ -106,6 +108,7 @@ class Runner:
         self.preload = tuple(preload)
         self._tmp: Path | None = None
         self._server: ForkClient | None = None
+        self._reaper: Reaper | None = None  # cleans up if this process dies without close()
         self._seq = 0
 
     def __enter__(self) -> Runner:
@@ -119,6 +122,9 @@ class Runner:
         if self._server is not None:
             self._server.close()
             self._server = None
+        if self._reaper is not None:
+            self._reaper.close()
+            self._reaper = None
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
@@ -202,6 +208,7 @@ class Runner:
     def _workdir(self) -> Path:
         if self._tmp is None:
             self._tmp = Path(tempfile.mkdtemp(prefix="isolate-run-"))
+            self._reaper = Reaper(self._tmp)
         return self._tmp
 
     def _env(self, tmpdir: Path) -> dict[str, str]:
@@ -251,6 +258,8 @@ class Runner:
             shutil.rmtree(jobdir, ignore_errors=True)
             raise
         job.pid = job.process.pid
+        assert self._reaper is not None
+        self._reaper.add(job.pid)
         job.pidfd = os.pidfd_open(job.pid)
         selector.register(job.pidfd, selectors.EVENT_READ, job)
         return job
@@ -310,7 +319,8 @@ class Runner:
                 os.close(job.pidfd)
                 job.pidfd = None
                 kill_group(job.pid)  # leftovers; the leader is not reaped yet, so the id is safe
-                assert job.process is not None
+                assert self._reaper is not None and job.process is not None
+                self._reaper.remove(job.pid)
                 job.returncode = job.process.wait()
                 finished.append(job)
         now = time.monotonic()
@@ -372,6 +382,8 @@ class Runner:
                 os.close(job.pidfd)
                 job.pidfd = None
             if job.process is not None:
+                if self._reaper is not None:
+                    self._reaper.remove(job.process.pid)
                 job.process.wait()
             shutil.rmtree(job.dir, ignore_errors=True)
         running.clear()

@@ -121,6 +121,8 @@ class H(unittest.TestCase):
 
     def test_hang(self):
         child = subprocess.Popen(["sleep", "300"])
+        with open(os.path.join(os.environ["HANG_DIR"], "tmpdir-%d" % os.getpid()), "w") as f:
+            f.write(os.environ["TMPDIR"])
         with open(os.path.join(os.environ["HANG_DIR"], "pids-%d" % os.getpid()), "w") as f:
             f.write("%d %d" % (os.getpid(), child.pid))
         time.sleep(300)
@@ -152,25 +154,32 @@ def test_timeout_is_reported_and_kills_the_group(hanging: Path, tmp_path: Path) 
     report = json.loads(proc.stdout)
     assert proc.returncode == 0 and report["outcomes"]["timeout"] == 2
     assert "while running 'hang.test_hang.H.test_hang'" in report["messages"][0]
-    pids = [int(p) for f in (tmp_path / "pids").iterdir() for p in f.read_text().split()]
+    pids = [int(p) for f in (tmp_path / "pids").glob("pids-*") for p in f.read_text().split()]
     assert len(pids) == 4 and not any(alive(p) for p in pids)
 
 
-def test_ctrl_c_stops_all_jobs_and_reports_what_finished(hanging: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_stops_all_jobs_and_reports_what_finished(hanging: Path, tmp_path: Path, signum: int) -> None:
     listed = write_list(tmp_path / "list.txt", "hang.test_hang.H.test_hang", "hang.test_hang.H.test_quick")
     proc = subprocess.Popen([tool("isolate"), "replay", str(listed), "--times", "4", "--jobs", "2"], cwd=hanging,
                             env=env(HANG_DIR=str(tmp_path / "pids")), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while len(list((tmp_path / "pids").iterdir())) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 30
+        while len(list((tmp_path / "pids").glob("pids-*"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        [state] = {Path(p.read_text()).parent.parent for p in (tmp_path / "pids").glob("tmpdir-*")}
+        assert state.name.startswith("isolate-run-") and state.is_dir()
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()  # whatever failed above, leave no isolate behind
+    assert not state.exists()  # its temporary state is gone too
     assert proc.returncode == 130, err
     assert "interrupted after 0 runs" in out and "Traceback" not in err
     time.sleep(0.2)
-    pids = [int(p) for f in (tmp_path / "pids").iterdir() for p in f.read_text().split()]
+    pids = [int(p) for f in (tmp_path / "pids").glob("pids-*") for p in f.read_text().split()]
     assert len(pids) == 4 and not any(alive(p) for p in pids)
 
 

@@ -108,8 +108,8 @@ def remember(name, pid):
 class P(unittest.TestCase):
     def test_hang(self):
         child = subprocess.Popen(["sleep", "300"])
-        remember("hang-grandchild", child.pid)
-        remember("hang", os.getpid())
+        remember("tmpdir-%d" % os.getpid(), os.environ["TMPDIR"])
+        remember("hang-%d" % os.getpid(), "%d %d" % (os.getpid(), child.pid))
         time.sleep(300)
 
     def test_daemon(self):
@@ -306,12 +306,7 @@ def test_timeout_kills_the_whole_group(toy: Path, mode: str) -> None:
     assert outcome.kind == "timeout", outcome
     assert "test_hang" in outcome.message
     assert time.monotonic() - start < 20
-    for name in ("hang", "hang-grandchild"):
-        pid = pid_of(name)
-        deadline = time.monotonic() + 5
-        while alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(pid), f"{name} ({pid}) survived the timeout"
+    assert all_gone(hang_pids(2)), "a test process or its child survived the timeout"
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
@@ -419,8 +414,10 @@ def test_bad_interpreter_and_bad_command(toy: Path, tmp_path: Path, monkeypatch:
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
-def test_ctrl_c_kills_every_job_and_keeps_what_finished(toy: Path, mode: str) -> None:
-    """SIGINT to a real process running a Runner: Interrupted carries the finished outcomes."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL])
+def test_interrupted_or_killed_isolate_leaves_no_test_process(toy: Path, mode: str, signum: int) -> None:
+    """SIGINT to a process running a Runner: Interrupted carries the finished outcomes and every
+    job is killed. SIGKILL (no cleanup possible): the reaper / fork server kill them instead."""
     script = toy / "drive.py"
     script.write_text(textwrap.dedent(f"""
         import sys
@@ -438,19 +435,44 @@ def test_ctrl_c_kills_every_job_and_keeps_what_finished(toy: Path, mode: str) ->
         runner.close()
     """))
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
-    hang = Path(os.environ["TOY_DIR"]) / "hang"
-    deadline = time.monotonic() + 20
-    while not hang.exists() and time.monotonic() < deadline:
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        pids = hang_pids(4)  # two jobs, each a test process and its child
+        [state] = {Path(tmpdir_of(pid)).parent.parent for pid in pids[::2]}  # the Runner's directory
+        assert state.name.startswith("isolate-run-")
+        proc.send_signal(signum)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()  # whatever failed above, leave no driver (its reaper cleans up after it)
+    assert out.strip() == ("interrupted 1" if signum == signal.SIGINT else "")
+    assert all_gone(pids), "a test process outlived isolate"
+    deadline = time.monotonic() + 5
+    while state.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
-    assert out.strip() == "interrupted 1"
-    time.sleep(0.2)
-    for name in ("hang", "hang-grandchild"):
-        assert not alive(pid_of(name)), name
+    assert not state.exists(), "the temporary state outlived isolate"
+
+
+def tmpdir_of(pid: int) -> str:
+    return (Path(os.environ["TOY_DIR"]) / f"tmpdir-{pid}").read_text()
+
+
+def hang_pids(count: int) -> list[int]:
+    """The pids test_hang recorded (test process, its child), once ``count`` are known."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        pids = [int(p) for f in Path(os.environ["TOY_DIR"]).glob("hang-*") for p in f.read_text().split()]
+        if len(pids) >= count:
+            return pids
+        time.sleep(0.05)
+    raise AssertionError(f"only {pids} of {count} test processes started")
+
+
+def all_gone(pids: list[int], within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(alive(p) for p in pids)
 
 
 def test_repository_is_never_written(toy: Path) -> None:

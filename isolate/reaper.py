@@ -1,0 +1,73 @@
+"""A watchdog that kills the test process groups isolate leaves behind when it dies abruptly.
+
+Every repetition runs in its own session, so a terminal's Ctrl-C does not reach it and isolate
+kills it itself. That breaks down when isolate is killed without a chance to clean up (SIGKILL,
+the OOM killer, a SIGTERM to a program that does not handle it): the test processes would run
+on, forever if a test hangs. The reaper is a tiny process in its own session that reads
+``+PGID`` / ``-PGID`` lines on a pipe from isolate; when the pipe reaches end-of-file, which
+the kernel guarantees however isolate ends, it SIGKILLs every group still registered and removes the Runner's temporary directory.
+
+Groups are unregistered before their leader is reaped, so the reaper can never hit a recycled id.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+_SCRIPT = """
+import os, shutil, signal, sys
+groups = set()
+for line in sys.stdin:
+    pid = int(line[1:])
+    (groups.add if line[0] == "+" else groups.discard)(pid)
+for pid in groups:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+shutil.rmtree(sys.argv[1], ignore_errors=True)
+"""
+
+
+class Reaper:
+    """Watches one Runner's process groups and removes its temporary ``directory`` at the end.
+
+    ``close()`` ends it (with nothing left to kill) once the Runner has cleaned up itself.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self._process: subprocess.Popen[str] | None = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _SCRIPT, str(directory)], stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+            start_new_session=True,
+        )
+
+    def _write(self, line: str) -> None:
+        if self._process is None:
+            return
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(line + "\n")
+            self._process.stdin.flush()
+        except OSError:
+            pass  # the reaper is gone: nothing to protect any more, and nothing to report
+
+    def add(self, pgid: int) -> None:
+        """Kill this group if isolate dies before :meth:`remove`."""
+        self._write(f"+{pgid}")
+
+    def remove(self, pgid: int) -> None:
+        """The group is being reaped by isolate itself."""
+        self._write(f"-{pgid}")
+
+    def close(self) -> None:
+        if self._process is not None:
+            assert self._process.stdin is not None
+            try:
+                self._process.stdin.close()
+            except OSError:
+                pass
+            self._process.wait()
+            self._process = None
