@@ -175,7 +175,7 @@ class Duration(click.ParamType):
 @click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: number of CPUs).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per repetition (default: generous, from the recorded durations).")
 @click.option("--strategy", type=click.Choice(["isolate", "manual"]), help="isolate (Bayesian, default) or manual (the halving recipe).")
-@click.option("--fork-server", is_flag=True, default=None, help="Import once, fork per repetition (faster; import-time state is shared).")
+@click.option("--fork-server", is_flag=True, default=None, help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
 @click.option("--worker", help="With --run: the worker tag.")
