@@ -87,6 +87,17 @@ def _reproduce(problem: Problem, settings: Settings, needed: int) -> Generator[P
     return fails, runs
 
 
+def _calibrate(problem: Problem, settings: Settings) -> Generator[Probe, Outcome, Claim | tuple[int, float]]:
+    """Reproduce with the full list, then size the steps (runs n, per-step confidence) from the
+    observed rate, or the hinted one; a failure that never shows ends the procedure."""
+    needed = 1 if (settings.rate_hint or settings.step_runs) else 3
+    fails, runs = yield from _reproduce(problem, settings, needed)
+    if fails == 0:
+        return Claim("not-reproduced", (), 1.0 - (1.0 - settings.rates.p_min) ** runs)
+    rate = settings.rate_hint if settings.rate_hint else fails / runs
+    return step_runs(problem, settings, rate)
+
+
 def manual_recipe(problem: Problem, settings: Settings) -> Procedure:
     """Halve, run until failure up to n runs, keep or switch (see module docstring)."""
     n_tests = len(problem.predecessors)
@@ -101,12 +112,10 @@ def manual_recipe(problem: Problem, settings: Settings) -> Procedure:
             return Claim("not-reproduced", (), 0.0)
         n, conf = 1, 0.0
     else:
-        needed = 1 if (settings.rate_hint or settings.step_runs) else 3
-        fails, runs = yield from _reproduce(problem, settings, needed)
-        if fails == 0:
-            return Claim("not-reproduced", (), 1.0 - (1.0 - settings.rates.p_min) ** runs)
-        rate = settings.rate_hint if settings.rate_hint else fails / runs
-        n, conf = step_runs(problem, settings, rate)
+        sized = yield from _calibrate(problem, settings)
+        if isinstance(sized, Claim):
+            return sized
+        n, conf = sized
         if settings.manual_alone:
             out = yield Probe((), n, f"victim alone, until it fails, up to {n} runs", n_tests)
             if out.failed:
@@ -127,12 +136,10 @@ def manual_recipe(problem: Problem, settings: Settings) -> Procedure:
 
 def ddmin(problem: Problem, settings: Settings) -> Procedure:
     """Delta debugging (Zeller & Hildebrandt 2002) with until-failure reruns per test."""
-    needed = 1 if (settings.rate_hint or settings.step_runs) else 3
-    fails, runs = yield from _reproduce(problem, settings, needed)
-    if fails == 0:
-        return Claim("not-reproduced", (), 1.0 - (1.0 - settings.rates.p_min) ** runs)
-    rate = settings.rate_hint if settings.rate_hint else fails / runs
-    n, conf = step_runs(problem, settings, rate)
+    sized = yield from _calibrate(problem, settings)
+    if isinstance(sized, Claim):
+        return sized
+    n, conf = sized
     cands = tuple(range(len(problem.predecessors)))
     gran = 2
     while len(cands) >= 2:
