@@ -83,6 +83,7 @@ class Settings:
     prior_pair: float = 0.1  # two tests are needed together (rest: single polluter)
     # query choice
     run_efficiency: float = 0.9  # keep queries within this share of the best bits/run
+    verify_from: float = 0.5  # leader's probability from which queries test it (Chernoff)
     replan: float = 0.25  # runs per query: until the posterior would move this much
     reproduce_runs: int | None = None  # no-failure cap; default from rates.p_min
 
@@ -326,7 +327,7 @@ def _decide_isolate(
             return _verdict(problem, t, best, settings,
                             unconfirmed="budget spent before the answer was confirmed alone")
         return Query(check.included, k, check.reason)
-    choice = choose(problem, cells, post, settings, batch, t.total_runs)
+    choice = choose(problem, cells, post, settings, batch, t.total_runs, best)
     k = _fit(choice.runs, run_cost(problem, choice.included), budget)
     if k < 1:
         return _verdict(problem, t, best, settings)
@@ -453,9 +454,18 @@ def choose(
     settings: Settings,
     batch: int,
     runs_so_far: int,
+    best: Sequence[Answer] = (),
 ) -> Query:
     """Most expected information per expected second, among queries that keep at least
     `run_efficiency` of the best information per run.
+
+    While no answer leads, "information" is the mutual information between the outcome
+    and the hypothesis.  Once one leads (probability >= `verify_from`), it is the
+    expected drop in the log-odds against the leader if the leader is true: the
+    Kullback-Leibler divergence from the leader's predicted outcome to the rest's
+    (Chernoff's rule for sequential testing; mutual information would keep weighing the
+    outcomes by the rivals, e.g. running the victim alone where the leader alone says more).
+    The culprits of the leader and of its closest rivals, alone, are then candidates too.
 
     Candidates: prefixes of two greedy orderings of the cells (by suspicion per second
     and by suspicion alone; "suspicion" of a cell counts pairs whose partner is already
@@ -471,13 +481,15 @@ def choose(
     fixed = problem.startup + problem.victim_duration
     h2 = _h2
     b1, b2 = cl.base1, cl.base2
-    # candidate: (mi, cost, mass, ordering id, prefix length, boundary cell, k cheapest)
-    cands: list[tuple[float, float, float, int, int, int, int]] = []
+    # candidate: (bits, cost, mass, ordering id, prefix length, boundary cell, k cheapest,
+    # P(fail))
+    cands: list[tuple[float, float, float, int, int, int, int, float]] = []
     orders: list[list[int]] = []
 
     def add(a1: float, a2: float, cost: float, mass: float, o: int, t: int, c: int, kk: int) -> None:
-        mi = h2(min(1.0, max(0.0, b1 + a1))) - (b2 + a2)
-        cands.append((max(0.0, mi), cost, mass, o, t, c, kk))
+        f = min(1.0, max(0.0, b1 + a1))
+        mi = h2(f) - (b2 + a2)
+        cands.append((max(0.0, mi), cost, mass, o, t, c, kk, f))
 
     for o, per_second in enumerate((True, False)):
         order: list[int] = []
@@ -542,22 +554,126 @@ def choose(
                 cx[d][2] += d2
             add(a1, a2, cost, mass, o, len(order), -1, 0)
             left -= 1
+    alone: list[tuple[int, ...]] = []
+    if best and settings.verify_from <= best[0].probability < 1.0:
+        alone = [a.culprits for a in best if a.culprits]
+        cands = _verification(problem, cells, cl, best[0], orders, sorted_members, cands, alone)
     top = max(c[0] for c in cands)
     floor = settings.run_efficiency * top
     pick = max(
         (c for c in cands if c[0] >= floor - 1e-15),
         key=lambda c: (c[0] / c[1], -c[1]),
     )
-    mi, cost, mass, o, t, c, kk = pick
-    chosen: list[int] = []
-    for cell in orders[o][:t]:
-        chosen.extend(cells.members[cell])
-    if c >= 0:
-        chosen.extend(sorted_members[c][:kk])
-    included = tuple(sorted(chosen))
+    mi, cost, mass, o, t, c, kk, _ = pick
+    if o < 0:  # culprits of an answer, alone
+        included = tuple(sorted(alone[-1 - o]))
+    else:
+        chosen: list[int] = []
+        for cell in orders[o][:t]:
+            chosen.extend(cells.members[cell])
+        if c >= 0:
+            chosen.extend(sorted_members[c][:kk])
+        included = tuple(sorted(chosen))
     frac = _cells_in(cells, included)
     runs = _spread_runs(cl, frac, settings, runs_so_far, batch)
+    if alone:  # verifying: no more passes than would carry the leader to the target
+        lead = best[0]
+        active = bool(lead.culprits) and set(lead.culprits) <= set(included)
+        enough = _passes_to_target(_activations(cl, frac), lead.probability,
+                                   lead.p if active else lead.q, settings.confidence, runs)
+        runs = _round_batch(enough, batch)
     return Query(included, runs, _reason(problem, included, mass, cost, mi))
+
+
+def _kl(a: float, b: float) -> float:
+    """KL divergence in bits from Bernoulli(a) to Bernoulli(b)."""
+    b = min(1.0 - 1e-12, max(1e-12, b))
+    out = 0.0
+    if a > 0.0:
+        out += a * math.log2(a / b)
+    if a < 1.0:
+        out += (1.0 - a) * math.log2((1.0 - a) / (1.0 - b))
+    return out
+
+
+def _verification(
+    problem: Problem,
+    cells: Cells,
+    cl: _Classes,
+    leader: Answer,
+    orders: list[list[int]],
+    sorted_members: list[list[int]],
+    cands: list[tuple[float, float, float, int, int, int, int, float]],
+    alone: list[tuple[int, ...]],
+) -> list[tuple[float, float, float, int, int, int, int, float]]:
+    """Rescore the candidates by the KL divergence from the leader's predicted outcome
+    to the rivals' mixture, and add each of `alone` (ordering id -1 - its index)."""
+    w = leader.probability
+    lead = [(cells.cell_of[i], sorted_members[cells.cell_of[i]].index(i)) for i in leader.culprits]
+    pos = [{cell: j for j, cell in enumerate(order)} for order in orders]
+
+    def score(f: float, active: bool) -> float:
+        mine = leader.p if active else leader.q
+        rest = (f - w * mine) / (1.0 - w)
+        return _kl(mine, rest)
+
+    out = []
+    for cand in cands:
+        _, cost, mass, o, t, c, kk, f = cand
+        active = bool(lead) and all(
+            pos[o].get(cell, t) < t or (cell == c and rank < kk) for cell, rank in lead
+        )
+        out.append((score(f, active),) + cand[1:])
+    for j, culprits in enumerate(alone):
+        included = tuple(sorted(culprits))
+        f = _predict(cl, _cells_in(cells, included))
+        cost = problem.startup + problem.victim_duration + sum(problem.durations[i] for i in included)
+        active = bool(lead) and set(leader.culprits) <= set(culprits)
+        out.append((score(f, active), cost, 0.0, -1 - j, 0, -1, 0, f))
+    return out
+
+
+def _predict(cl: _Classes, frac: dict[int, float]) -> float:
+    """P(fail) of a query including these fractions of the cells."""
+    return sum(m * r for m, r in _activations(cl, frac))
+
+
+def _activations(cl: _Classes, frac: dict[int, float]) -> list[tuple[float, float]]:
+    """(mass, predicted rate) per (part of a) hypothesis class for this query."""
+    acts: list[tuple[float, float]] = []
+    for mass, r1, r0, kind, c, d in cl.rates:
+        if kind == 0:
+            a = 0.0
+        elif kind == 1:
+            a = frac.get(c, 0.0)
+        else:
+            a = frac.get(c, 0.0) * frac.get(d, 0.0)
+        if a > 0.0:
+            acts.append((mass * a, r1))
+        if a < 1.0:
+            acts.append((mass * (1.0 - a), r0))
+    return acts
+
+
+def _passes_to_target(acts: list[tuple[float, float]], w: float, r: float, target: float,
+                      cap: int) -> int:
+    """The fewest passes (at most `cap`) after which the leader (mass w, predicted rate r)
+    would hold `target` of the posterior; `cap` if it would not get there.  Rates are the
+    posterior means, so this is approximate: a short streak is simply asked for again."""
+    def share(k: int) -> float:
+        total = sum(m * (1.0 - x) ** k for m, x in acts)
+        return w * (1.0 - r) ** k / total if total > 0.0 else 1.0
+
+    if cap <= 1 or share(cap) < target:
+        return cap
+    lo, hi = 0, cap  # share(hi) >= target
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if share(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return max(1, hi)
 
 
 def _accumulate(xs: list[float]) -> list[float]:
@@ -584,18 +700,7 @@ def _spread_runs(
     """Repeat the query until passes alone would move the posterior by about `replan` in
     total variation (k * sum_h w_h |r_h - f| ~ replan); a failure ends it sooner.  Capped
     at a quarter of the runs so far, so a long streak never overshoots the target much."""
-    acts: list[tuple[float, float]] = []  # (mass, predicted rate) per (part of a) class
-    for mass, r1, r0, kind, c, d in cl.rates:
-        if kind == 0:
-            a = 0.0
-        elif kind == 1:
-            a = frac.get(c, 0.0)
-        else:
-            a = frac.get(c, 0.0) * frac.get(d, 0.0)
-        if a > 0.0:
-            acts.append((mass * a, r1))
-        if a < 1.0:
-            acts.append((mass * (1.0 - a), r0))
+    acts = _activations(cl, frac)
     f = sum(m * r for m, r in acts)
     spread = sum(m * abs(r - f) for m, r in acts)
     want = settings.replan / spread if spread > 0 else math.inf

@@ -25,6 +25,8 @@ from isolate.search import (
     Settings,
     Verdict,
     carry_over,
+    _kl,
+    _passes_to_target,
     decide,
     tally,
     without,
@@ -220,6 +222,37 @@ def test_victim_alone_is_asked_early() -> None:
         history += simulate_query(suite, q, rng)
     assert seen[0] == tuple(range(30))
     assert () in seen
+
+
+def test_kl_divergence_hand_computed() -> None:
+    assert _kl(0.5, 0.25) == pytest.approx(0.5 * 1.0 + 0.5 * math.log2(0.5 / 0.75))
+    assert _kl(0.0, 0.5) == pytest.approx(1.0)
+    assert _kl(1.0, 0.5) == pytest.approx(1.0)
+    assert _kl(0.3, 0.3) == pytest.approx(0.0)
+
+
+def test_passes_to_target_hand_computed() -> None:
+    # leader 0.8 predicts no failure; a rival 0.2 fails half the time:
+    # 0.8 / (0.8 + 0.2 * 0.5**k) >= 0.99  <=>  0.5**k <= 0.8 / 19.8  <=>  k >= 4.63
+    acts = [(0.8, 0.0), (0.2, 0.5)]
+    assert _passes_to_target(acts, 0.8, 0.0, 0.99, 100) == 5
+    assert _passes_to_target(acts, 0.8, 0.0, 0.99, 3) == 3  # not reachable within the cap
+
+
+def test_a_leading_suspect_is_tested_alone() -> None:
+    """Once one answer leads, the query tests it (Chernoff's rule): test 3 alone, where
+    the information-per-run rule would run it together with test 0."""
+    pb = problem(8)
+    history = [obs(range(8), True), obs(set(), False), obs(range(4), True), obs({2, 3}, True),
+               obs({3}, True), obs({3}, False, 3), obs({2}, False, 6), obs(range(4, 8), False, 3)]
+    t = tally(history)
+    cells = partition(8, t.sets)
+    lead = answers(infer(8, t, cells, RatePrior(), 0.4, 0.1), cells)[0]
+    assert lead.culprits == (3,) and 0.5 < lead.probability < 0.99
+    q = decide(pb, history)
+    assert isinstance(q, Query) and q.included == (3,)
+    exploring = decide(pb, history, Settings(verify_from=1.1))
+    assert isinstance(exploring, Query) and exploring.included != (3,)
 
 
 def test_stopping_rule_returns_a_verdict_only_at_the_target() -> None:
