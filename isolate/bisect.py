@@ -24,9 +24,11 @@ from isolate.hunt import (
     Entry,
     Hunt,
     Lock,
+    Position,
     append_journal,
     find_hunt,
     hunts_root,
+    journal_since,
     list_text,
     read_journal,
     read_steps,
@@ -68,6 +70,8 @@ class Evidence:
     warnings: tuple[str, ...]
     entries: int  # journal entries read, corrupt ones excluded
     steps: dict[int, tuple[str, ...]]  # the step files, by number
+    position: Position = Position()  # how far the journal was read
+    overheads: tuple[float, ...] = ()  # measured per-run start-up, one per observation
 
 
 @dataclass(frozen=True)
@@ -119,32 +123,37 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     return replace(hunt, settings={**hunt.settings, "search": merged})
 
 
-def evidence(hunt: Hunt) -> Evidence:
-    order = hunt.order()
-    if not order:
-        raise UserError(f"{hunt.path / 'order.txt'} is empty; re-create the hunt with 'isolate extract --force'")
-    predecessors, victim = order[:-1], order[-1]
-    durations = _durations(hunt, order)
-    entries, warnings = read_journal(hunt)
-    steps = read_steps(hunt)
-    index = {test_id: i for i, test_id in enumerate(predecessors)}
-    observations: list[Observation] = []
-    overheads: list[float] = []
-    ignored: dict[str, int] = {}
+def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
+    """The journal in the search's terms.  With `previous` (read from the same hunt), only
+    what was appended since is read; the warnings are then the new ones only."""
+    if previous is None:
+        order = hunt.order()
+        if not order:
+            raise UserError(f"{hunt.path / 'order.txt'} is empty; re-create the hunt with 'isolate extract --force'")
+        durations = _durations(hunt, order)
+        problem = Problem(order[:-1], order[-1], tuple(durations[:-1]), durations[-1], STARTUP_GUESS)
+        previous = Evidence(problem, (), {}, (), 0, {})
+    problem = previous.problem
+    entries, warnings, position = journal_since(hunt, previous.position)
+    steps = read_steps(hunt, previous.steps)
+    index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
+    observations = list(previous.observations)
+    overheads = list(previous.overheads)
+    ignored = dict(previous.ignored)
     for entry in entries:
         ids = steps.get(entry.step)
-        if ids is None or not ids or ids[-1] != victim or any(i not in index for i in ids[:-1]):
+        if ids is None or not ids or ids[-1] != problem.victim or any(i not in index for i in ids[:-1]):
             warnings.append(f"journal entry for step {entry.step} does not match a step file; skipped")
             continue
         included = frozenset(index[i] for i in ids[:-1])
-        overheads.append(entry.seconds - sum(durations[i] for i in included) - durations[-1])
+        overheads.append(entry.seconds - sum(problem.durations[i] for i in included) - problem.victim_duration)
         if entry.reproduced or entry.outcome == "pass":
             observations.append(Observation(included, entry.reproduced, entry.seconds))
         else:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
     startup = max(0.05, statistics.median(overheads)) if overheads else STARTUP_GUESS
-    problem = Problem(predecessors, victim, tuple(durations[:-1]), durations[-1], startup)
-    return Evidence(problem, tuple(observations), ignored, tuple(warnings), len(entries), steps)
+    return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
+                    previous.entries + len(entries), steps, position, tuple(overheads))
 
 
 def _durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
@@ -198,13 +207,11 @@ def _terminate(signum: int, frame: Any) -> None:
 
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
           settings: Settings) -> Result:
-    first = True
+    ev = None
     while True:
-        ev = evidence(hunt)
-        if first:
-            for warning in ev.warnings:
-                display.warn(warning)
-            first = False
+        ev = evidence(hunt, ev)
+        for warning in ev.warnings:
+            display.warn(warning)
         if settings.strategy == "manual" and merged["step_budget"]:
             full = run_cost(ev.problem, tuple(range(len(ev.problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))

@@ -52,8 +52,7 @@ def status(hunt: Hunt) -> Status:
 
     ev = evidence(hunt)
     entries, _ = read_journal(hunt)
-    steps = read_steps(hunt)
-    last = steps.get(entries[-1].step) if entries else None
+    last = ev.steps.get(entries[-1].step) if entries else None
     candidates = len(last) - 1 if last else len(ev.problem.predecessors)
     settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)))
     top = leading(ev.problem, ev.observations, settings)

@@ -205,41 +205,74 @@ class Entry:
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
-    """Append and fsync, so a crash or kill loses at most the repetitions still running."""
+    """Append and fsync, so a crash or kill loses at most the repetitions still running.
+    A last line cut by an earlier crash is ended first, so it cannot swallow new entries."""
     lines = "".join(
         json.dumps({k: v for k, v in vars(e).items() if v is not None}, sort_keys=True) + "\n" for e in entries
     )
-    with open(hunt.path / "journal.jsonl", "a", encoding="utf8") as fp:
-        fp.write(lines)
+    with open(hunt.path / "journal.jsonl", "a+b") as fp:
+        size = fp.seek(0, os.SEEK_END)
+        if size:
+            fp.seek(size - 1)
+            if fp.read(1) != b"\n":
+                lines = "\n" + lines
+        fp.write(lines.encode("utf8"))
         fp.flush()
         os.fsync(fp.fileno())
 
 
+@dataclass(frozen=True)
+class Position:
+    """How far a journal has been read: bytes, and lines (for warnings)."""
+
+    offset: int = 0
+    lines: int = 0
+    cut: bool = False  # the last line read had no newline (a crash cut it)
+
+
 def read_journal(hunt: Hunt) -> tuple[list[Entry], list[str]]:
     """Every intact entry, and a warning for each line that is not (e.g. cut by a full disk)."""
+    entries, warnings, _ = journal_since(hunt, Position())
+    return entries, warnings
+
+
+def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], Position]:
+    """The entries appended after `start`, warnings for corrupt lines, and the new position.
+    A long hunt reads each line once instead of the whole journal at every step."""
     entries: list[Entry] = []
     warnings: list[str] = []
     path = hunt.path / "journal.jsonl"
     if not path.exists():
-        return entries, warnings
+        return entries, warnings, start
+    number = start.lines
     with path.open("rb") as fp:
-        for number, raw in enumerate(fp, 1):
-            try:
-                data = json.loads(raw)
-                entries.append(Entry(
-                    step=int(data["step"]), outcome=str(data["outcome"]), reproduced=bool(data["reproduced"]),
-                    seconds=float(data["seconds"]), signature=data.get("signature"), at=str(data.get("at", "")),
-                ))
-            except (ValueError, KeyError, TypeError):
-                warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")
-    return entries, warnings
+        fp.seek(start.offset)
+        data = fp.read()
+    lines = data.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # the newline ending the last line ends no further line
+    for k, raw in enumerate(lines):
+        if k == 0 and start.cut and not raw.strip():
+            continue  # the newline that ended the cut line, already counted
+        number += 1
+        try:
+            item = json.loads(raw)
+            entries.append(Entry(
+                step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
+                seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
+            ))
+        except (ValueError, KeyError, TypeError):
+            warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")
+    cut = bool(data) and not data.endswith(b"\n") or (not data and start.cut)
+    return entries, warnings, Position(start.offset + len(data), number, cut)
 
 
-def read_steps(hunt: Hunt) -> dict[int, tuple[str, ...]]:
-    steps = {}
+def read_steps(hunt: Hunt, known: dict[int, tuple[str, ...]] | None = None) -> dict[int, tuple[str, ...]]:
+    """The step files by number; those in `known` are not read again (step files never change)."""
+    steps = dict(known or {})
     for path in hunt.path.glob("step-*.txt"):
         number = path.stem[len("step-"):]
-        if number.isdigit():
+        if number.isdigit() and int(number) not in steps:
             steps[int(number)] = read_list(path)
     return steps
 
