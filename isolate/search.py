@@ -496,11 +496,24 @@ def choose(
         orders.append(order)
         inside = [False] * k
         cx = [[0.0, 0.0, 0.0] for _ in range(k)]  # cross (mass, d1, d2) with the prefix
-        a1 = a2 = mass = 0.0
-        cost = fixed
-        add(a1, a2, cost, mass, o, 0, -1, 0)
-        left = k
-        while left:
+        acc = [0.0, 0.0, 0.0, fixed]  # the prefix's a1, a2, mass, cost
+
+        def take(c: int) -> None:
+            """Put cell c into the prefix (and its pairs with cells already in)."""
+            inside[c] = True
+            order.append(c)
+            (sm, s1, s2), (wm, w1, w2), (xm, x1, x2) = cl.s[c], cl.w[c], cx[c]
+            acc[0] += s1 + w1 + x1
+            acc[1] += s2 + w2 + x2
+            acc[2] += sm + wm + xm
+            acc[3] += cell_dur[c]
+            for d, pm_, d1, d2 in cl.nb[c]:
+                cx[d][0] += pm_
+                cx[d][1] += d1
+                cx[d][2] += d2
+
+        add(0.0, 0.0, fixed, 0.0, o, 0, -1, 0)
+        while len(order) < k:
             best_c, best_key = -1, -1.0
             for c in range(k):
                 if inside[c]:
@@ -510,11 +523,10 @@ def choose(
                 if key > best_key:
                     best_c, best_key = c, key
             c = best_c
-            sm, s1, s2 = cl.s[c]
-            wm, w1, w2 = cl.w[c]
-            xm, x1, x2 = cx[c]
+            a1, a2, mass, cost = acc
             size = len(cells.members[c])
             if best_key > 0 and size >= 2:
+                (sm, s1, s2), (wm, w1, w2), (xm, x1, x2) = cl.s[c], cl.w[c], cx[c]
                 seen: set[int] = set()
                 for fr in _FRACTIONS:
                     kk = min(size - 1, max(1, round(fr * size)))
@@ -530,30 +542,10 @@ def choose(
                 # nothing left worth ordering: the rest goes in at once (-> full list)
                 for c2 in range(k):
                     if not inside[c2]:
-                        inside[c2] = True
-                        order.append(c2)
-                        a1 += cl.s[c2][1] + cl.w[c2][1] + cx[c2][1]
-                        a2 += cl.s[c2][2] + cl.w[c2][2] + cx[c2][2]
-                        mass += cl.s[c2][0] + cl.w[c2][0] + cx[c2][0]
-                        cost += cell_dur[c2]
-                        for d, pm_, d1, d2 in cl.nb[c2]:
-                            cx[d][0] += pm_
-                            cx[d][1] += d1
-                            cx[d][2] += d2
-                add(a1, a2, cost, mass, o, len(order), -1, 0)
-                break
-            inside[c] = True
-            order.append(c)
-            a1 += s1 + w1 + x1
-            a2 += s2 + w2 + x2
-            mass += sm + wm + xm
-            cost += cell_dur[c]
-            for d, pm_, d1, d2 in cl.nb[c]:
-                cx[d][0] += pm_
-                cx[d][1] += d1
-                cx[d][2] += d2
-            add(a1, a2, cost, mass, o, len(order), -1, 0)
-            left -= 1
+                        take(c2)
+            else:
+                take(c)
+            add(acc[0], acc[1], acc[3], acc[2], o, len(order), -1, 0)
     alone: list[tuple[int, ...]] = []
     if best and settings.verify_from <= best[0].probability < 1.0:
         alone = [a.culprits for a in best if a.culprits]
