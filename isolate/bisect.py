@@ -36,7 +36,7 @@ from isolate.hunt import (
     step_for,
     write_atomic,
 )
-from isolate.search import Observation, Problem, Query, Settings, Verdict, decide
+from isolate.search import Observation, Problem, Query, Settings, Verdict, decide, run_cost
 
 DEFAULTS: dict[str, Any] = {
     "confidence": 0.99,
@@ -175,10 +175,6 @@ def search_settings(merged: dict[str, Any], jobs: int) -> Settings:
         max_seconds=None if time_budget is None else float(time_budget) * jobs,
         strategy=merged["strategy"],
     )
-
-
-def run_cost(problem: Problem, included: tuple[int, ...]) -> float:
-    return problem.startup + problem.victim_duration + sum(problem.durations[i] for i in included)
 
 
 def hunt_loop(

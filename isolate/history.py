@@ -15,6 +15,7 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.hunt import Entry, Hunt, all_hunts, read_journal, read_steps, write_atomic
 from isolate.posterior import Answer, answers, infer, partition
+from isolate.report import duration
 from isolate.search import Observation, Problem, Settings, tally
 
 
@@ -100,16 +101,10 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
     if per_second <= 0:
         return "unknown (no progress yet)"
     estimate = (math.log(odds_goal) - math.log(odds_now)) / per_second
-    text = f"~{_duration(estimate)} of test time"
+    text = f"~{duration(estimate)} of test time"
     if budget:
-        text += f" (budget {_duration(float(budget))})"
+        text += f" (budget {duration(float(budget))})"
     return text
-
-
-def _duration(seconds: float) -> str:
-    from isolate.report import _duration as fmt
-
-    return fmt(seconds)
 
 
 def format_status(items: list[Status]) -> str:
@@ -119,7 +114,7 @@ def format_status(items: list[Status]) -> str:
     for s in items:
         out.append(s.hunt.victim)
         out.append(f"  {s.state} · {s.candidates} candidates · {s.runs} runs, {s.failures} reproduced,"
-                   f" {_duration(s.seconds)} of test time")
+                   f" {duration(s.seconds)} of test time")
         out.append(f"  leading: {s.leader}")
         out.append(f"  time left: {s.left}")
         out.append(f"  {s.hunt.path}")

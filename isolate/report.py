@@ -58,7 +58,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     for c, p in verdict.alternatives[:3]:
         names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
-    lines.append(f"  {verdict.runs} runs, {_duration(verdict.seconds)} of test time; hunt in {_rel(hunt)}")
+    lines.append(f"  {verdict.runs} runs, {duration(verdict.seconds)} of test time; hunt in {_rel(hunt)}")
     if reproducer is not None:
         shown = _rel(reproducer)
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
@@ -79,7 +79,8 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """Elapsed test time as 45s, 3m05s or 2h10m."""
     seconds = int(round(seconds))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)

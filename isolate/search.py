@@ -619,7 +619,7 @@ def _verification(
     for j, culprits in enumerate(alone):
         included = tuple(sorted(culprits))
         f = _predict(cl, _cells_in(cells, included))
-        cost = problem.startup + problem.victim_duration + sum(problem.durations[i] for i in included)
+        cost = run_cost(problem, included)
         active = bool(lead) and set(leader.culprits) <= set(culprits)
         out.append((score(f, active), cost, 0.0, -1 - j, 0, -1, 0, f))
     return out
