@@ -48,6 +48,7 @@ DEFAULTS: dict[str, Any] = {
     "strategy": "isolate",
     "mode": "fresh",
     "any_failure": False,
+    "pytest_args": [],
 }
 STARTUP_GUESS = 0.5  # seconds per run before the journal has measured it
 
@@ -116,6 +117,9 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     merged = {**DEFAULTS, **stored}
     if merged["strategy"] not in ("isolate", "manual"):
         raise UserError(f"--strategy {merged['strategy']!r} is unknown; use isolate or manual")
+    if merged["pytest_args"] and project_kind(hunt) != "pytest":
+        raise UserError(f"--pytest-arg given but the hunt for {hunt.victim} runs a {project_kind(hunt)} "
+                        "project; fix: drop --pytest-arg")
     if not 0.5 <= float(merged["confidence"]) < 1:
         raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")
     if stored != hunt.settings.get("search"):
@@ -282,11 +286,11 @@ def finish(hunt: Hunt, ev: Evidence, verdict: Verdict) -> Result:
 
 def make_runner(hunt: Hunt) -> runner_module.Runner:
     """A Runner for the hunt's project, judging runs against the recorded failure."""
-    from isolate.project import find_project
+    from isolate.project import find_project, with_pytest_args
     from isolate.signature import signature_from_traceback
 
     merged = hunt.settings["search"]
-    project = find_project(hunt.path.parent.parent)
+    project = with_pytest_args(find_project(hunt.path.parent.parent), merged["pytest_args"])
     failure = hunt.failure()
     crashed = hunt.settings.get("source", {}).get("status") == "fail" and not failure.strip()
     timeout = merged["timeout"]

@@ -177,6 +177,8 @@ class Duration(click.ParamType):
 @click.option("--strategy", type=click.Choice(["isolate", "manual"]), help="isolate (Bayesian, default) or manual (the halving recipe).")
 @click.option("--fork-server", is_flag=True, default=None, help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
+@click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
+              help="Pass ARG to pytest in every run (pytest projects; repeatable; kept for resumes).")
 @click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
 @click.option("--worker", help="With --run: the worker tag.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
@@ -185,8 +187,8 @@ class Duration(click.ParamType):
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
-           fork_server: bool | None, any_failure: bool | None, run_spec: str | None, worker: str | None,
-           repo: Path | None, quiet: bool, as_json: bool) -> None:
+           fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
+           run_spec: str | None, worker: str | None, repo: Path | None, quiet: bool, as_json: bool) -> None:
     """Hunt down what makes TEST fail: resumable; every step is saved in .isolate/<hunt>/.
 
     Exit status: 0 polluter found, 3 fails on its own, 4 not reproduced, 5 undecided within
@@ -200,7 +202,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
                "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
-               "any_failure": any_failure}
+               "any_failure": any_failure, "pytest_args": list(pytest_args) or None}
     hunt = hunting.settings_for(hunt, options)
     display = Display(quiet=quiet or as_json)
     try:
@@ -226,7 +228,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 @click.pass_context
 def resume(ctx: click.Context, test: str, quiet: bool, as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
-    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json)
+    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json, pytest_args=())
 
 
 @main.command()

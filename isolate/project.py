@@ -16,7 +16,7 @@ import re
 import shlex
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from isolate.child import parse_runner_args
@@ -59,6 +59,16 @@ class Project:
     def python_argv(self) -> list[str]:
         """The interpreter as an argv prefix; ``$PYTHON`` may carry options, as under stestr."""
         return shlex.split(self.python) or [sys.executable]
+
+
+def with_pytest_args(project: Project, args: tuple[str, ...] | list[str]) -> Project:
+    """The project with ARGS passed to pytest in every run; an error for other kinds."""
+    if not args:
+        return project
+    if project.kind != "pytest":
+        raise UserError(f"--pytest-arg given but {project.root} is a {project.kind} project; fix: "
+                        "drop --pytest-arg")
+    return replace(project, extra_args=project.extra_args + tuple(args))
 
 
 def find_project(start: Path, kind: str | None = None) -> Project:

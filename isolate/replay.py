@@ -19,13 +19,13 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from isolate.errors import UserError
 from isolate.hunt import HUNTS, read_list
-from isolate.project import find_project
+from isolate.project import find_project, with_pytest_args
 from isolate.runner import ERROR, FAIL, KINDS, Interrupted, Outcome, Runner
 from isolate.signature import signature_from_traceback
 
@@ -132,11 +132,7 @@ def replay(
                         "list, or drop --target to use its last line")
     recorded = recorded_failure(list_path, signature_from)
     project = find_project(project_dir or Path.cwd())
-    if pytest_args:
-        if project.kind != "pytest":
-            raise UserError(f"--pytest-arg given but {project.root} is a {project.kind} project; fix: "
-                            "drop --pytest-arg")
-        project = replace(project, extra_args=project.extra_args + tuple(pytest_args))
+    project = with_pytest_args(project, pytest_args)
     jobs = jobs or len(os.sched_getaffinity(0))
     if times is not None:
         jobs = min(jobs, times)

@@ -225,6 +225,8 @@ def test_bad_input(tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "bisect", "no_such_test"), "no hunt for", "isolate extract")
     assert_user_error(isolate(tmp_path, "bisect", "anything"), "no hunt for")
     assert_user_error(isolate(suite, "bisect", victim, "--confidence", "1.5"), "--confidence")
+    assert_user_error(isolate(suite, "bisect", victim, "--pytest-arg=-x"), "--pytest-arg given", "drop --pytest-arg")
+    assert "pytest_args" not in (suite / ".isolate" / hunt_name(victim) / "hunt.json").read_text()  # not stored
     proc = isolate(suite, "bisect", victim, "--time-budget", "soon")
     assert proc.returncode == 2 and "not a duration" in proc.stderr
 

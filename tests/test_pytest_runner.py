@@ -231,3 +231,26 @@ def test_no_pytest_in_the_test_interpreter_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     [line] = proc.stderr.splitlines()
     assert line.startswith("isolate: error: ") and "No module named pytest" in line and "fix:" in line
+
+
+def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> None:
+    """The polluter only pollutes under a project option: a hunt that dropped the option
+    (or forgot it on resume) could never name it."""
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_addoption(parser):\n    parser.addoption('--pollute', action='store_true')\n")
+    (tmp_path / "state.py").write_text("dirty = False\n")
+    body = "import state\n\ndef test_polluter(request):\n    state.dirty = request.config.getoption('--pollute')\n"
+    body += "".join(f"\ndef test_bystander_{i}():\n    pass\n" for i in range(6))
+    body += "\ndef test_victim():\n    assert not state.dirty\n"
+    (tmp_path / "test_s.py").write_text(body)
+    assert run([tool("pytest"), "-q", "--pollute", "--isolate-record", "rec"], tmp_path).returncode == 1
+    victim = "test_s.py::test_victim"
+    assert isolate(tmp_path, "extract", "--stream", "rec", "--test", victim).returncode == 0
+    first = isolate(tmp_path, "bisect", victim, "--max-runs", "2", "--pytest-arg=--pollute", "--json")
+    assert first.returncode == 5, first.stderr  # undecided: the budget was spent
+    hunt = next((tmp_path / ".isolate").glob("*/hunt.json"))
+    assert json.loads(hunt.read_text())["search"]["pytest_args"] == ["--pollute"]
+    proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == ["test_s.py::test_polluter"], verdict
