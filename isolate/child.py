@@ -34,6 +34,7 @@ import importlib.util
 import os
 import sys
 import traceback
+import types
 import unittest
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -138,7 +139,7 @@ class TestIndex:
             self.discover_all()
             missing = [i for i in ids if i not in self.cases]
         if missing:
-            errors = "\n".join(self.loader.errors)
+            errors = "\n".join(str(e) for e in self.loader.errors)
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
             hint = "; import errors during discovery: " + errors.strip().splitlines()[-1] if errors else ""
             raise ListError(
@@ -228,7 +229,7 @@ class TestIndex:
             self._index(self.loader.loadTestsFromModule(module, pattern=self.args.pattern))
 
 
-def _import(name: str, test_id: str) -> object:
+def _import(name: str, test_id: str) -> types.ModuleType:
     try:
         return importlib.import_module(name)
     except BaseException as exc:  # SystemExit/KeyboardInterrupt at import are list errors too

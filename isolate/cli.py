@@ -43,7 +43,7 @@ class _Group(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.UsageError as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare `isolate`: show the help
                 click.echo(exc.ctx.get_help() if exc.ctx else "")

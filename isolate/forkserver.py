@@ -65,14 +65,14 @@ def serve(sock: socket.socket, index: TestIndex) -> None:
     children: dict[int, int] = {}
     buffer = b""
     while True:
-        readable, _, _ = select.select([sock, wake_r], [], [])
+        readable, _, _ = select.select([sock.fileno(), wake_r], [], [])
         if wake_r in readable:
             try:
                 os.read(wake_r, 4096)
             except BlockingIOError:
                 pass
             _reap(sock, children)
-        if sock in readable:
+        if sock.fileno() in readable:
             data = sock.recv(65536)
             if not data:  # the parent closed the socket, or died: leave nothing running
                 for job in list(children.values()):

@@ -258,8 +258,8 @@ def format_text(r: PlanResult) -> str:
         f"that rule out a rate of {r.rate:g}, n = ln(1-c)/ln(1-p):",
         f"  {'confidence':>10} {'runs':>8} {'full-list time':>15} {'halving: whole hunt right':>27}",
     ]
-    for (c, n, s), (_, ok) in zip(r.confirmation, r.halving):
-        out.append(f"  {c:>10g} {n:>8,} {_dur(s):>15} {ok:>27.1%}")
+    for (c, n, secs), (_, ok) in zip(r.confirmation, r.halving):
+        out.append(f"  {c:>10g} {n:>8,} {_dur(secs):>15} {ok:>27.1%}")
     out.append("  (last column: the manual recipe with that confidence per step: "
                "(1 - (1-c)/2)^ceil(log2 N))")
     return "\n".join(out)

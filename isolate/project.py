@@ -322,8 +322,8 @@ def runner_command(
     start, end = span
     runner_args = _PLACEHOLDER_RE.sub("", command[start:end])
     runner_args = _RUNNER_RE.sub("", runner_args, count=1).strip()
-    words = [f"-m {module}", *(shlex.quote(a) for a in own_args), runner_args]
-    replaced = " ".join(w for w in words if w) + " "
+    parts = [f"-m {module}", *(shlex.quote(a) for a in own_args), runner_args]
+    replaced = " ".join(w for w in parts if w) + " "
     return command[:start] + replaced + command[end:], True
 
 

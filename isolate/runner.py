@@ -355,9 +355,10 @@ class Runner:
                 finished.append(job)
             return finished
         for message in messages:
-            job = running.get(message.get("job", -1))
-            if job is None:
+            found = running.get(message.get("job", -1))
+            if found is None:
                 continue  # a job killed by an earlier stop
+            job = found
             if message.get("pid"):
                 job.pid = message["pid"]
             if "exit" in message:

@@ -286,7 +286,7 @@ def decide(
 
 def _not_reproduced(problem: Problem, t: Tally, settings: Settings) -> Verdict:
     n = len(problem.predecessors)
-    lines = (f"0/{t.total_runs} runs failed (full list of {n} predecessors"
+    lines: tuple[str, ...] = (f"0/{t.total_runs} runs failed (full list of {n} predecessors"
              f"{'' if all(len(s) == n for s in t.sets) else ', and subsets'})",)
     if t.total_runs:
         conf = 1.0 - (1.0 - settings.rates.p_min) ** t.total_runs

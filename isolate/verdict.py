@@ -83,7 +83,9 @@ def read_stream(path: Path) -> list[_Occurrence]:
     open_by_id: dict[str, _Occurrence] = {}
 
     class Recorder(StreamResult):
-        def status(self, test_id: str | None = None, test_status: str | None = None, **kw: Any) -> None:
+        def status(  # type: ignore[override]  # testtools passes everything by keyword
+            self, test_id: str | None = None, test_status: str | None = None, **kw: Any
+        ) -> None:
             if test_id is None or test_status == "exists":
                 return
             occ = open_by_id.get(test_id)
