@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from isolate import manual
 from isolate.plan import fano_runs, none_runs
+from isolate.posterior import RatePrior
 from isolate.search import Settings
 from isolate.simulate import (
     SCENARIOS,
@@ -44,6 +45,9 @@ REDUCED = {
     300: ("single p=0.5", "none q=0.05"),
 }
 STRATEGIES = ("isolate", "manual-95/step", "manual-95", "manual-99", "halving", "ddmin")
+# What the runs gap to the Fano bound is made of (not in the default table; --strategies):
+# isolate told there is no "none" hypothesis; and also no pairs, q = 0 and p >= 3/4 of its true value.
+ABLATIONS = ("isolate-no-none", "isolate-known")
 
 
 def settings_for(strategy: str, suite: Suite) -> Settings:
@@ -53,6 +57,12 @@ def settings_for(strategy: str, suite: Suite) -> Settings:
     budget = 400_000
     if strategy == "isolate":
         return Settings(confidence=CONFIDENCE, max_runs=budget)
+    if strategy == "isolate-no-none":
+        return Settings(confidence=CONFIDENCE, max_runs=budget, prior_none=1e-9)
+    if strategy == "isolate-known":
+        p = max(c.rate for c in suite.truth.causes)
+        rates = RatePrior(p_min=min(0.75 * p, 0.5), no_background=1.0, deterministic=0.99 if p >= 1 else 0.0)
+        return Settings(confidence=CONFIDENCE, max_runs=budget, prior_none=1e-9, prior_pair=1e-9, rates=rates)
     if strategy == "manual-95/step":
         return Settings(strategy="manual", step_confidence=0.95, rate_hint=rate, max_runs=budget)
     if strategy == "manual-95":
@@ -90,7 +100,7 @@ def lower_bound(name: str, n: int) -> float:
 def trials_for(name: str, n: int, base: int, strategy: str) -> int:
     """Fewer trials where one trial is long (slow rates at N=2000)."""
     t = base
-    if strategy == "isolate":
+    if strategy.startswith("isolate"):
         if n >= 2000 and ("1/100" in name or "none" in name or "cumulative" in name):
             t = max(4, base // 5)
         elif n >= 2000 or "1/100" in name or "q=0.003" in name:
@@ -159,7 +169,7 @@ def table(results: list[Result]) -> str:
             "runs p95 | runs/LB | seconds med | seconds p95 | s/LB | s/manual-99 |")
     lines = [head, "|" + "---|" * 13]
     order = {s: i for i, s in enumerate(SCENARIOS)}
-    sorder = {s: i for i, s in enumerate(STRATEGIES)}
+    sorder = {s: i for i, s in enumerate(STRATEGIES + ABLATIONS)}
     for key in sorted(groups, key=lambda k: (k[1], order.get(k[0], 99), sorder.get(k[2], 99))):
         name, n, strat = key
         rs = groups[key]
@@ -195,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ns", default="", help="comma-separated subset of N")
     args = ap.parse_args(argv)
     strategies = [s for s in args.strategies.split(",") if s]
+    unknown = set(strategies) - set(STRATEGIES) - set(ABLATIONS)
+    if unknown:
+        ap.error(f"unknown strategies {sorted(unknown)}; choose from {', '.join(STRATEGIES + ABLATIONS)}")
     if args.grid == "full":
         cells = [(name, n) for n in FULL_NS for name in SCENARIOS]
     else:
@@ -205,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.ns:
         ns = {int(x) for x in args.ns.split(",")}
         cells = [c for c in cells if c[1] in ns]
+    if set(strategies) & set(ABLATIONS) and any(not c[0].startswith("single") for c in cells):
+        ap.error("the isolate-* ablations need single-polluter scenarios only; pass --scenarios")
     tasks = [
         Task(s, name, n, args.seed + i)
         for name, n in cells
