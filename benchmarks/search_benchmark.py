@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(trials_for(name, n, args.trials, s))
     ]
     # longest first, so the two workers finish together
-    tasks.sort(key=lambda t: (t.n, "1/100" in t.name or "none" in t.name), reverse=True)
+    tasks.sort(key=lambda t: (t.n, any(k in t.name for k in ("1/100", "none", "cumulative"))), reverse=True)
     start = time.time()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
