@@ -15,7 +15,7 @@ import statistics
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
-from isolate.search import Settings, runs_for
+from isolate.search import Settings, h2, kl, runs_for
 from isolate.simulate import Cause, Suite, Truth, make_problem, trial
 
 CONFIDENCES = (0.9, 0.95, 0.99, 0.999)
@@ -23,12 +23,6 @@ CONFIDENCES = (0.9, 0.95, 0.99, 0.999)
 
 # ---------------------------------------------------------------------------
 # Information-theoretic bounds
-
-
-def _h2(x: float) -> float:
-    if x <= 0.0 or x >= 1.0:
-        return 0.0
-    return -(x * math.log2(x) + (1.0 - x) * math.log2(1.0 - x))
 
 
 def capacity(p: float, q: float = 0.0) -> float:
@@ -43,7 +37,7 @@ def capacity(p: float, q: float = 0.0) -> float:
         return math.log2(1.0 + p * (1.0 - p) ** ((1.0 - p) / p))
 
     def info(m: float) -> float:
-        return _h2(m * p + (1 - m) * q) - m * _h2(p) - (1 - m) * _h2(q)
+        return h2(m * p + (1 - m) * q) - m * h2(p) - (1 - m) * h2(q)
 
     lo, hi = 0.0, 1.0
     for _ in range(100):  # I(m) is concave: golden-section search
@@ -63,17 +57,11 @@ def fano_runs(hypotheses: float, confidence: float, p: float, q: float = 0.0) ->
     c = capacity(p, q)
     if c <= 0 or hypotheses <= 1:
         return 0.0
-    return max(0.0, ((1 - d) * math.log2(hypotheses) - _h2(d)) / c)
+    return max(0.0, ((1 - d) * math.log2(hypotheses) - h2(d)) / c)
 
 
-def _kl(a: float, b: float) -> float:
-    """KL(Bernoulli(a) || Bernoulli(b)) in nats."""
-    out = 0.0
-    if a > 0:
-        out += a * math.log(a / b)
-    if a < 1:
-        out += (1 - a) * math.log((1 - a) / (1 - b))
-    return out
+def _kl_nats(a: float, b: float) -> float:
+    return kl(a, b) * math.log(2.0)
 
 
 def none_runs(q: float, confidence: float, min_ratio: float = 2.0) -> float:
@@ -89,7 +77,7 @@ def none_runs(q: float, confidence: float, min_ratio: float = 2.0) -> float:
         alpha = i / 100  # share of runs with all predecessors
 
         def div(r: float) -> float:  # alternative: alone fails at r, full list at k*r
-            return alpha * _kl(q, min(0.999999, min_ratio * r)) + (1 - alpha) * _kl(q, r)
+            return alpha * _kl_nats(q, min(0.999999, min_ratio * r)) + (1 - alpha) * _kl_nats(q, r)
 
         lo, hi = q / min_ratio / 10, min(q, 0.999999 / min_ratio)
         for _ in range(80):

@@ -395,7 +395,8 @@ def _verdict(
 # Query choice
 
 
-def _h2(x: float) -> float:
+def h2(x: float) -> float:
+    """Binary entropy in bits."""
     if x <= 0.0 or x >= 1.0:
         return 0.0
     return -(x * math.log2(x) + (1.0 - x) * math.log2(1.0 - x))
@@ -415,7 +416,6 @@ class _Classes:
 
 
 def _classes(post: Posterior, k: int) -> _Classes:
-    h2 = _h2
     base1 = post.none * post.none_q
     base2 = post.none * h2(post.none_q)
     s: list[tuple[float, float, float]] = []
@@ -479,7 +479,6 @@ def choose(
     cheap = [list(_accumulate([durs[i] for i in m])) for m in sorted_members]
     cell_dur = [c[-1] if c else 0.0 for c in cheap]
     fixed = problem.startup + problem.victim_duration
-    h2 = _h2
     b1, b2 = cl.base1, cl.base2
     # candidate: (bits, cost, mass, ordering id, prefix length, boundary cell, k cheapest,
     # P(fail))
@@ -577,7 +576,7 @@ def choose(
     return Query(included, runs, _reason(problem, included, mass, cost, mi))
 
 
-def _kl(a: float, b: float) -> float:
+def kl(a: float, b: float) -> float:
     """KL divergence in bits from Bernoulli(a) to Bernoulli(b)."""
     b = min(1.0 - 1e-12, max(1e-12, b))
     out = 0.0
@@ -607,7 +606,7 @@ def _verification(
     def score(f: float, active: bool) -> float:
         mine = leader.p if active else leader.q
         rest = (f - w * mine) / (1.0 - w)
-        return _kl(mine, rest)
+        return kl(mine, rest)
 
     out = []
     for cand in cands:

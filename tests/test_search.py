@@ -25,7 +25,7 @@ from isolate.search import (
     Settings,
     Verdict,
     carry_over,
-    _kl,
+    kl,
     _passes_to_target,
     decide,
     tally,
@@ -225,10 +225,10 @@ def test_victim_alone_is_asked_early() -> None:
 
 
 def test_kl_divergence_hand_computed() -> None:
-    assert _kl(0.5, 0.25) == pytest.approx(0.5 * 1.0 + 0.5 * math.log2(0.5 / 0.75))
-    assert _kl(0.0, 0.5) == pytest.approx(1.0)
-    assert _kl(1.0, 0.5) == pytest.approx(1.0)
-    assert _kl(0.3, 0.3) == pytest.approx(0.0)
+    assert kl(0.5, 0.25) == pytest.approx(0.5 * 1.0 + 0.5 * math.log2(0.5 / 0.75))
+    assert kl(0.0, 0.5) == pytest.approx(1.0)
+    assert kl(1.0, 0.5) == pytest.approx(1.0)
+    assert kl(0.3, 0.3) == pytest.approx(0.0)
 
 
 def test_passes_to_target_hand_computed() -> None:
