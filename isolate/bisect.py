@@ -117,8 +117,8 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     merged = {**DEFAULTS, **stored}
     if merged["strategy"] not in ("isolate", "manual"):
         raise UserError(f"--strategy {merged['strategy']!r} is unknown; use isolate or manual")
-    if merged["pytest_args"] and project_kind(hunt) != "pytest":
-        raise UserError(f"--pytest-arg given but the hunt for {hunt.victim} runs a {project_kind(hunt)} "
+    if merged["pytest_args"] and (kind := project_kind(hunt)) != "pytest":
+        raise UserError(f"--pytest-arg given but the hunt for {hunt.victim} runs a {kind} "
                         "project; fix: drop --pytest-arg")
     if not 0.5 <= float(merged["confidence"]) < 1:
         raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")

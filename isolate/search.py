@@ -565,13 +565,13 @@ def choose(
         if c >= 0:
             chosen.extend(sorted_members[c][:kk])
         included = tuple(sorted(chosen))
-    frac = _cells_in(cells, included)
-    runs = _spread_runs(cl, frac, settings, runs_so_far, batch)
+    acts = _activations(cl, _cells_in(cells, included))
+    runs = _spread_runs(acts, settings, runs_so_far, batch)
     if alone:  # verifying: no more passes than would carry the leader to the target
         lead = best[0]
         active = bool(lead.culprits) and set(lead.culprits) <= set(included)
-        enough = _passes_to_target(_activations(cl, frac), lead.probability,
-                                   lead.p if active else lead.q, settings.confidence, runs)
+        enough = _passes_to_target(acts, lead.probability, lead.p if active else lead.q,
+                                   settings.confidence, runs)
         runs = _round_batch(enough, batch)
     return Query(included, runs, _reason(problem, included, mass, cost, mi))
 
@@ -686,12 +686,11 @@ def _cells_in(cells: Cells, included: tuple[int, ...]) -> dict[int, float]:
 
 
 def _spread_runs(
-    cl: _Classes, frac: dict[int, float], settings: Settings, runs_so_far: int, batch: int
+    acts: list[tuple[float, float]], settings: Settings, runs_so_far: int, batch: int
 ) -> int:
     """Repeat the query until passes alone would move the posterior by about `replan` in
     total variation (k * sum_h w_h |r_h - f| ~ replan); a failure ends it sooner.  Capped
     at a quarter of the runs so far, so a long streak never overshoots the target much."""
-    acts = _activations(cl, frac)
     f = sum(m * r for m, r in acts)
     spread = sum(m * abs(r - f) for m, r in acts)
     want = settings.replan / spread if spread > 0 else math.inf
