@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import heapq
 import math
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from operator import mul
-from typing import Sequence
+from typing import Callable, Sequence
 
 LOG_ZERO = -1e300
 
@@ -53,7 +54,7 @@ class RatePrior:
     near_weight: float = 0.1  # ...by this factor (prior density between the two ratios)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: a cache key
 class Lattice:
     """Precomputed lattice of rates e^(l*h), l = lo..-1, and the prior weights on it."""
 
@@ -137,8 +138,53 @@ def lattice(prior: RatePrior) -> Lattice:
 
 def polluter_evidence(lat: Lattice, af: int, ap: int, bf: int, bp: int) -> tuple[float, float, float]:
     """log marginal likelihood, E[p], E[q] of a culprit active in runs with af failures and
-    ap passes, inactive in runs with bf failures and bp passes."""
-    # q part: rates allowed for some p, with prefix sums so the constraint is an index.
+    ap passes, inactive in runs with bf failures and bp passes.
+
+    The integrand factorises into a part of the active runs (p) and one of the inactive
+    runs (q), each cached: a new batch of runs changes only one of the two for any
+    culprit, so a hunt's next posterior mostly recombines parts it has already computed.
+    """
+    lpe, lpe_p, mp, one = _p_part(lat, af, ap)
+    cqs, cq1s, last, last1, mq = _q_part(lat, bf, bp)
+    wp = lat.wp
+    z = wp * sum(map(mul, lpe, cqs))
+    zp = wp * sum(map(mul, lpe_p, cqs))
+    zq = wp * sum(map(mul, lpe, cq1s))
+    if one:  # the point mass at p = 1 (no passes while active)
+        z += one * last
+        zp += one * last
+        zq += one * last1
+    if z <= 0.0:
+        return LOG_ZERO, 0.0, 0.0
+    return math.log(z) + mp + mq - lat.log_norm, zp / z, zq / z
+
+
+# Cache sizes: enough for the distinct counts of several consecutive steps of a diffuse
+# posterior (~1,000 a step at N = 300); about 5 MB of p parts and 6 MB of q parts.
+_P_CACHE = 1024
+_Q_CACHE = 4096
+
+
+@lru_cache(maxsize=_P_CACHE)
+def _p_part(lat: Lattice, af: int, ap: int) -> tuple[tuple[float, ...], tuple[float, ...], float, float]:
+    """Likelihood of the active runs on the p lattice (scaled by e^-mp), also times p,
+    the scale mp, and the scaled weight of the point mass p = 1 (0 if a run passed)."""
+    lp = [af * a + ap * b for a, b in zip(lat.p_ln, lat.p_ln1m)]
+    mp = max(lp)
+    if ap == 0:
+        mp = max(mp, 0.0)
+    exp = math.exp
+    lpe = [exp(x - mp) for x in lp]
+    one = lat.w1 * exp(-mp) if ap == 0 else 0.0
+    return tuple(lpe), tuple(map(mul, lpe, lat.p_val)), mp, one
+
+
+@lru_cache(maxsize=_Q_CACHE)
+def _q_part(lat: Lattice, bf: int, bp: int) -> tuple[array[float], array[float], float, float, float]:
+    """For each p on the lattice, the (scaled) prior-weighted likelihood of the inactive
+    runs summed over the backgrounds that p allows, and the same times q; then the sums
+    for p = 1, and the scale mq."""
+    # Rates allowed for some p, with prefix sums so the constraint is an index.
     lq = [bf * a + bp * b for a, b in zip(lat.q_ln, lat.q_ln1m)]
     if bf == 0:
         mq = 0.0  # q = 0 has likelihood 1 and dominates
@@ -153,35 +199,21 @@ def polluter_evidence(lat: Lattice, af: int, ap: int, bf: int, bp: int) -> tuple
     sq1 = list(accumulate(map(mul, lqe, lat.q_val)))
     near, far = lat.near, lat.far
     if far:  # two tiers: near backgrounds (p/far_ratio < q <= p/min_ratio) discounted
-        sq = [near * a + (1.0 - near) * b for a, b in zip(sq, [0.0] * far + sq[:-far])]
-        sq1 = [near * a + (1.0 - near) * b for a, b in zip(sq1, [0.0] * far + sq1[:-far])]
-    cq = [base + wq * x for x in sq]
-    cq1 = [wq * x for x in sq1]
-    # p part on the continuous lattice plus the point mass at p = 1.
-    lp = [af * a + ap * b for a, b in zip(lat.p_ln, lat.p_ln1m)]
-    mp = max(lp)
-    if ap == 0:
-        mp = max(mp, 0.0)
-    lpe = [exp(x - mp) for x in lp]
+        nf = 1.0 - near
+        cq = [base + wq * (near * a + nf * b) for a, b in zip(sq, [0.0] * far + sq[:-far])]
+        cq1 = [wq * (near * a + nf * b) for a, b in zip(sq1, [0.0] * far + sq1[:-far])]
+    else:
+        cq = [base + wq * x for x in sq]
+        cq1 = [wq * x for x in sq1]
     s = lat.shift
-    k = len(lpe)
+    k = len(lat.p_ln)
     if s >= 0:
         cqs = cq[s:s + k]
         cq1s = cq1[s:s + k]
     else:  # lowest p values allow only q = 0
         cqs = [base] * (-s) + cq[: k + s]
         cq1s = [0.0] * (-s) + cq1[: k + s]
-    z = lat.wp * sum(map(mul, lpe, cqs))
-    zp = lat.wp * sum(map(mul, map(mul, lpe, lat.p_val), cqs))
-    zq = lat.wp * sum(map(mul, lpe, cq1s))
-    if ap == 0:
-        one = lat.w1 * exp(-mp)
-        z += one * cq[-1]
-        zp += one * cq[-1]
-        zq += one * cq1[-1]
-    if z <= 0.0:
-        return LOG_ZERO, 0.0, 0.0
-    return math.log(z) + mp + mq - lat.log_norm, zp / z, zq / z
+    return array("d", cqs), array("d", cq1s), cq[-1], cq1[-1], mq  # compact: kept by the thousand
 
 
 def none_evidence(lat: Lattice, failures: int, passes: int) -> tuple[float, float]:
@@ -284,6 +316,58 @@ def partition(n: int, sets: Sequence[frozenset[int]]) -> Cells:
     return cells
 
 
+# Failures and runs of the sets in a mask (bit j: tally set j), remembered from one call
+# to the next: a hunt's next tally differs from the last in a set or two, so most masks
+# need only those sets' increments.  The published state is never mutated (thread-safe).
+_LAST_COUNTS: tuple[tuple[int, ...], tuple[int, ...], dict[int, tuple[int, int]]] = ((), (), {})
+_MAX_CHANGED = 8  # beyond this many changed sets, counting afresh is as cheap
+
+
+def _counter(fails: tuple[int, ...], runs: tuple[int, ...]) -> Callable[[int], tuple[int, int]]:
+    """counts(mask) -> (failures, runs) of the tally sets in mask.  Creating it makes its
+    (initially empty) memo the one the next tally starts from."""
+    global _LAST_COUNTS
+    old_f, old_r, old = _LAST_COUNTS
+    changed: list[tuple[int, int, int]] = []
+    if len(old_f) <= len(fails):
+        for j, (f0, r0) in enumerate(zip(old_f, old_r)):
+            if r0 != runs[j] or f0 != fails[j]:
+                changed.append((j, fails[j] - f0, runs[j] - r0))
+                if len(changed) > _MAX_CHANGED:
+                    break
+    if len(old_f) > len(fails) or len(changed) > _MAX_CHANGED:
+        old, changed = {}, []
+    changed_bits = sum(1 << j for j, _, _ in changed)
+    memo: dict[int, tuple[int, int]] = {}
+    _LAST_COUNTS = (fails, runs, memo)
+
+    def counts(mask: int) -> tuple[int, int]:
+        got = memo.get(mask)
+        if got is not None:
+            return got
+        was = old.get(mask)
+        if was is not None:
+            f, r = was
+            if mask & changed_bits:
+                for j, df, dr in changed:
+                    if mask >> j & 1:
+                        f += df
+                        r += dr
+        else:
+            f = r = 0
+            m = mask
+            while m:
+                low = m & -m
+                j = low.bit_length() - 1
+                f += fails[j]
+                r += runs[j]
+                m ^= low
+        got = memo[mask] = (f, r)
+        return got
+
+    return counts
+
+
 # ---------------------------------------------------------------------------
 # The posterior over hypothesis classes.
 
@@ -319,26 +403,10 @@ def infer(
     total_f, total_r = tally.total_fails, tally.total_runs
     total_p = total_r - total_f
     fails, runs = tally.fails, tally.runs
-    counts_memo: dict[int, tuple[int, int]] = {}
+    counts = _counter(fails, runs)
     ml_memo: dict[tuple[int, int], tuple[float, float, float]] = {}
 
-    def counts(mask: int) -> tuple[int, int]:
-        got = counts_memo.get(mask)
-        if got is None:
-            f = r = 0
-            m = mask
-            while m:
-                low = m & -m
-                j = low.bit_length() - 1
-                f += fails[j]
-                r += runs[j]
-                m ^= low
-            got = (f, r)
-            counts_memo[mask] = got
-        return got
-
-    def evidence(mask: int) -> tuple[float, float, float]:
-        key = counts(mask)
+    def evidence(key: tuple[int, int]) -> tuple[float, float, float]:
         got = ml_memo.get(key)
         if got is None:
             af, ar = key
@@ -361,7 +429,7 @@ def infer(
     s_p: list[float] = []
     s_q: list[float] = []
     for c in range(k):
-        lml, pm, qm = evidence(masks[c])
+        lml, pm, qm = evidence(counts(masks[c]))
         s_log.append(math.log(sizes[c]) + log_single + lml)
         s_p.append(pm)
         s_q.append(qm)
@@ -370,33 +438,34 @@ def infer(
     if use_pairs:
         log_sizes = [math.log(s) for s in sizes]
         known = max([log_none] + s_log)
-        log = math.log
-
-        def pair(c: int, d: int, mask: int, log_count: float) -> None:
-            nonlocal skipped
-            af, ar = counts(mask)
-            # Cheap bound first: the marginal likelihood never exceeds the maximum
-            # likelihood, so most pairs of a concentrated posterior need no integral.
-            ap = ar - af
-            bf, bp = total_f - af, total_p - ap
-            bound = log_count + log_pair
-            for x, y in ((af, ap), (bf, bp)):
-                if x and y:
-                    bound += x * log(x / (x + y)) + y * log(y / (x + y))
-            if bound < known - 40.0:
-                skipped += math.exp(bound - known)
-                return
-            lml, pm, qm = evidence(mask)
-            pair_rows.append((c, d, log_count + log_pair + lml, pm, qm))
-
+        # Cheap bound first: the marginal likelihood never exceeds the maximum
+        # likelihood, so most pairs of a concentrated posterior need no integral.
+        fit: dict[tuple[int, int], float] = {}  # (af, ar) -> maximum log-likelihood
+        cutoff = known - 40.0 - log_pair
+        log, exp = math.log, math.exp
         for c in range(k):
             mc = masks[c]
             lc = log_sizes[c]
             sc = sizes[c]
-            if sc >= 2:
-                pair(c, c, mc, math.log(sc * (sc - 1) / 2))
-            for d in range(c + 1, k):
-                pair(c, d, mc & masks[d], lc + log_sizes[d])
+            for d in range(c if sc >= 2 else c + 1, k):
+                if d == c:
+                    mask, log_count = mc, log(sc * (sc - 1) / 2)
+                else:
+                    mask, log_count = mc & masks[d], lc + log_sizes[d]
+                key = counts(mask)
+                best = fit.get(key)
+                if best is None:
+                    af, ar = key
+                    best = 0.0
+                    for x, y in ((af, ar - af), (total_f - af, total_p - ar + af)):
+                        if x and y:
+                            best += x * log(x / (x + y)) + y * log(y / (x + y))
+                    fit[key] = best
+                if log_count + best < cutoff:
+                    skipped += exp(log_count + best + log_pair - known)
+                    continue
+                lml, pm, qm = evidence(key)
+                pair_rows.append((c, d, log_count + log_pair + lml, pm, qm))
     top = max([log_none] + s_log + [r[2] for r in pair_rows])
     exp = math.exp
     none_w = exp(log_none - top)
@@ -437,17 +506,25 @@ def answers(post: Posterior, cells: Cells, limit: int = 5) -> tuple[Answer, ...]
     rows: list[tuple[float, int, tuple[int, ...], float, float]] = [
         (-post.none, 0, (), post.none_q, post.none_q)
     ]
-    for c, members in enumerate(cells.members):
-        rows.append((-post.single[c] / len(members), 1, (members[0],),
+    members = cells.members
+    for c, cell in enumerate(members):
+        rows.append((-post.single[c] / len(cell), 1, (cell[0],),
                      post.single_p[c], post.single_q[c]))
-    for c, d, w, pm, qm in post.pairs:
-        mc, md = cells.members[c], cells.members[d]
+    scores = [-w / (len(members[c]) * (len(members[c]) - 1) / 2 if c == d
+                    else len(members[c]) * len(members[d]))
+              for c, d, w, _, _ in post.pairs]
+    if len(scores) > limit:  # only pairs that can make the list (ties kept) get a row
+        worst = heapq.nsmallest(limit, [r[0] for r in rows] + scores)[-1]
+    else:
+        worst = math.inf
+    for (c, d, _, pm, qm), score in zip(post.pairs, scores):
+        if score > worst:
+            continue
+        mc, md = members[c], members[d]
         if c == d:
-            size = len(mc) * (len(mc) - 1) / 2
             culprits = (mc[0], mc[1])
         else:
-            size = len(mc) * len(md)
             culprits = (mc[0], md[0]) if mc[0] < md[0] else (md[0], mc[0])
-        rows.append((-w / size, 2, culprits, pm, qm))
+        rows.append((score, 2, culprits, pm, qm))
     best = heapq.nsmallest(limit, rows)
     return tuple(Answer(r[2], -r[0], r[3], r[4]) for r in best)

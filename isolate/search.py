@@ -430,11 +430,17 @@ def _classes(post: Posterior, k: int) -> _Classes:
         rates.append((w, pm, qm, 1, c, c))
     within = [(0.0, 0.0, 0.0)] * k
     nb: list[list[tuple[int, float, float, float]]] = [[] for _ in range(k)]
+    ent: dict[float, float] = {}  # pairs share rates (they share counts): h2 once per rate
     for c, d, w, pm, qm in post.pairs:
         base1 += w * qm
-        hq = h2(qm)
+        hq = ent.get(qm)
+        if hq is None:
+            hq = ent[qm] = h2(qm)
+        hp = ent.get(pm)
+        if hp is None:
+            hp = ent[pm] = h2(pm)
         base2 += w * hq
-        d1, d2 = w * (pm - qm), w * (h2(pm) - hq)
+        d1, d2 = w * (pm - qm), w * (hp - hq)
         if c == d:
             within[c] = (w, d1, d2)
         else:
@@ -484,6 +490,7 @@ def choose(
     # P(fail))
     cands: list[tuple[float, float, float, int, int, int, int, float]] = []
     orders: list[list[int]] = []
+    own = [s[0] + w[0] for s, w in zip(cl.s, cl.w)]  # mass of a cell's singles and inner pairs
 
     def add(a1: float, a2: float, cost: float, mass: float, o: int, t: int, c: int, kk: int) -> None:
         f = min(1.0, max(0.0, b1 + a1))
@@ -507,6 +514,8 @@ def choose(
             acc[2] += sm + wm + xm
             acc[3] += cell_dur[c]
             for d, pm_, d1, d2 in cl.nb[c]:
+                if inside[d]:  # only cells still outside are read later
+                    continue
                 cx[d][0] += pm_
                 cx[d][1] += d1
                 cx[d][2] += d2
@@ -517,7 +526,7 @@ def choose(
             for c in range(k):
                 if inside[c]:
                     continue
-                m = cl.s[c][0] + cl.w[c][0] + cx[c][0]
+                m = own[c] + cx[c][0]
                 key = m / (cell_dur[c] + 1e-3) if per_second else m
                 if key > best_key:
                     best_c, best_key = c, key

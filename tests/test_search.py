@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 
 import pytest
 
+from isolate import posterior
 from isolate.posterior import (
     RatePrior,
     answers,
@@ -307,14 +307,51 @@ def test_batch_rounds_runs_to_parallel_jobs() -> None:
     assert isinstance(q, Query) and q.runs % 4 == 0
 
 
-def test_decide_is_fast_for_two_thousand_predecessors() -> None:
-    suite = scenario("single p=0.2", 2000, random.Random(1))
-    verdict, history, calls = hunt(suite, Settings(), random.Random(2))
-    assert verdict.kind == "polluter"
-    cut = list(history[: len(history) * 3 // 4])
-    start = time.perf_counter()
+def test_mask_counts_stay_exact_from_one_tally_to_the_next() -> None:
+    """The counts memo carries over between calls: a changed set, a new set, a shorter
+    tally (another hunt) and many changes at once must all give brute-force counts."""
+    rng = random.Random(11)
+    fails, runs = [2, 0, 5], [9, 4, 20]
+    masks = [rng.getrandbits(12) for _ in range(300)]
+    for step in range(40):
+        kind = step % 4
+        if kind == 0:  # new runs of an existing set
+            j = rng.randrange(len(runs))
+            more = rng.randrange(1, 5)
+            runs[j] += more
+            fails[j] += rng.randrange(0, more + 1)
+        elif kind == 1 and len(runs) < 12:  # a new set
+            runs.append(rng.randrange(1, 6))
+            fails.append(rng.randrange(0, runs[-1] + 1))
+        elif kind == 2 and step % 8 == 2:  # another hunt: a shorter tally
+            del runs[1:], fails[1:]
+        else:  # many sets changed at once
+            for j in range(len(runs)):
+                runs[j] += 1
+        counts = posterior._counter(tuple(fails), tuple(runs))
+        for mask in masks:
+            mask &= (1 << len(runs)) - 1  # bits name tally sets
+            want = (sum(f for j, f in enumerate(fails) if mask >> j & 1),
+                    sum(r for j, r in enumerate(runs) if mask >> j & 1))
+            assert counts(mask) == want
+
+
+def test_consecutive_decisions_reuse_earlier_integrals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next decision after a batch recomputes at most one of the two factors of each
+    hypothesis's integral (the runs where it is active, or those where it is not)."""
+    suite = scenario("cumulative 8x", 300, random.Random(1))
+    _, history, _ = hunt(suite, Settings(), random.Random(2))
+    cut = list(history[: len(history) // 2])
     decide(suite.problem, cut)
-    assert time.perf_counter() - start < 2.0  # cold (no memo): ~0.1 s; warm calls ~5 ms
+    integrals = []
+    monkeypatch.setattr(posterior, "polluter_evidence",
+                        lambda *a: integrals.append(a) or real(*a))
+    real = polluter_evidence
+    before = posterior._p_part.cache_info().misses + posterior._q_part.cache_info().misses
+    decide(suite.problem, list(history[: len(history) // 2 + 1]))
+    after = posterior._p_part.cache_info().misses + posterior._q_part.cache_info().misses
+    assert len(integrals) > 100  # a diffuse posterior: many distinct counts to integrate
+    assert after - before <= len(integrals)  # without the caches: 2 * len(integrals)
 
 
 # ---------------------------------------------------------------------------
