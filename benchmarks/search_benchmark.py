@@ -121,9 +121,11 @@ class Result:
     task: Task
     trial: Trial
     fixed_cost: float  # start-up + victim of that suite (for the seconds bound)
+    cpu: float  # seconds of CPU the trial took (simulation and search)
 
 
 def run_task(task: Task) -> Result:
+    start = time.process_time()
     rng = random.Random(f"{task.name}|{task.n}|{task.seed}")
     suite = scenario(task.name, task.n, rng)
     st = settings_for(task.strategy, suite)
@@ -138,7 +140,7 @@ def run_task(task: Task) -> Result:
         t = hunt_all(suite, st, run_rng)
     else:
         t = trial(suite, st, run_rng)
-    return Result(task, t, fixed)
+    return Result(task, t, fixed, time.process_time() - start)
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -194,6 +196,17 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def dearest(results: list[Result], most: int = 5) -> str:
+    """Where the CPU went: the total and the dearest cells."""
+    cpu: dict[tuple[str, int, str], float] = {}
+    for r in results:
+        key = (r.task.name, r.task.n, r.task.strategy)
+        cpu[key] = cpu.get(key, 0.0) + r.cpu
+    top = sorted(cpu.items(), key=lambda kv: -kv[1])[:most]
+    cells = "; ".join(f"{name} N={n} {strat} {s:,.0f} s" for (name, n, strat), s in top)
+    return f"{sum(cpu.values()):,.0f} s of CPU in trials; dearest cells: {cells}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--grid", choices=("full", "reduced"), default="full")
@@ -226,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
         for s in strategies
         for i in range(trials_for(name, n, args.trials, s))
     ]
-    # longest first, so the two workers finish together
-    tasks.sort(key=lambda t: (t.n, any(k in t.name for k in ("1/100", "none", "cumulative"))), reverse=True)
+    # longest first, so the workers finish together: isolate's cumulative-leak hunts are the
+    # longest and the most variable at every N, then slow rates and large N
+    tasks.sort(key=lambda t: (t.strategy.startswith("isolate") and "cumulative" in t.name, t.n,
+                              any(k in t.name for k in ("1/100", "none", "cumulative"))), reverse=True)
     start = time.time()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -237,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     print(f"\n{len(tasks)} trials, {time.time() - start:.0f} s wall, {args.jobs} jobs, "
           f"confidence {CONFIDENCE}, seed {args.seed}", file=sys.stdout)
+    print(dearest(results))
     return 0
 
 

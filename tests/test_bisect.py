@@ -287,3 +287,36 @@ def test_budget_runs_out_then_resume_with_more(tmp_path: Path) -> None:
     assert more.returncode == 0, more.stderr
     final = json.loads(more.stdout)
     assert final["culprits"] == culprits and final["runs"] > first["runs"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_full_disk_stops_with_one_line_keeps_the_evidence_and_resumes(tmp_path: Path) -> None:
+    """The query log is a link to /dev/full, so the write made before every step fails with
+    the kernel's real ENOSPC: one line and exit 2, nothing already written changes, and
+    once there is space again the same command resumes from the evidence.  (The journal
+    cannot be the link: a bisect reads it first, and /dev/full reads as endless zeros.)"""
+    name, victim, culprits = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    first = isolate(suite, "bisect", victim, "--max-runs", "3", "--json")
+    assert first.returncode == 5, first.stderr  # out of budget, undecided
+    hunt = suite / ".isolate" / hunt_name(victim)
+    before = {p.name: p.read_bytes() for p in hunt.iterdir() if p.is_file()}
+    assert len(before["journal.jsonl"].splitlines()) == 3
+    queries = hunt / "queries.jsonl"
+    queries.rename(hunt / "queries.kept")
+    queries.symlink_to("/dev/full")
+    full = isolate(suite, "bisect", victim, "--max-runs", "10000")  # the budget is kept: raise it
+    assert full.returncode == 2 and "Traceback" not in full.stderr, full.stderr
+    error = full.stderr.splitlines()[-1]  # after the progress lines of the hunt so far
+    assert error.startswith("isolate: error: cannot write ") and "queries.jsonl" in error, error
+    assert "No space left on device" in error and "free disk space" in error, error
+    assert (hunt / "queries.kept").read_bytes() == before["queries.jsonl"]
+    for file, data in before.items():
+        if file not in ("queries.jsonl", "hunt.json"):  # hunt.json took the new budget
+            assert (hunt / file).read_bytes() == data, file
+    queries.unlink()
+    (hunt / "queries.kept").rename(queries)
+    final = isolate(suite, "bisect", victim, "--max-runs", "10000", "--json")
+    assert final.returncode == 0, final.stderr
+    verdict = json.loads(final.stdout)
+    assert verdict["culprits"] == culprits and verdict["runs"] > 3

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 import pytest
 
@@ -62,10 +61,8 @@ def test_none_bound_grows_as_the_background_shrinks() -> None:
     assert none_runs(0.003, 0.99) > none_runs(0.01, 0.99) > none_runs(0.05, 0.99) > 0
 
 
-def test_plan_json_and_text_and_speed() -> None:
-    start = time.perf_counter()
+def test_plan_json_and_text() -> None:
     r = plan(300, 0.2, duration=0.5, startup=2.0)
-    assert time.perf_counter() - start < 10
     doc = json.loads(to_json(r))
     assert doc["lower_bound_runs"] == pytest.approx(fano_runs(300, 0.99, 0.2), abs=0.1)
     for name in ("isolate", "manual"):
