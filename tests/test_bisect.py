@@ -56,7 +56,8 @@ def recorded(tmp_path: Path, name: str, victim: str) -> Path:
 
 
 def replay_fails(suite: Path, reproducer: Path) -> bool:
-    proc = isolate(suite, "replay", str(reproducer), "--times", "6", "--json", **RATES)
+    """At a pollution rate of 0.5, 30 passing runs in a row happen once in 10^9."""
+    proc = isolate(suite, "replay", str(reproducer), "--times", "30", "--until-failure", "--json", **RATES)
     outcomes = json.loads(proc.stdout)["outcomes"]
     return outcomes["fail"] + outcomes["crash"] > 0
 
