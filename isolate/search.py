@@ -634,21 +634,8 @@ def _verification(
 
 
 def _predict(cl: _Classes, frac: dict[int, float]) -> float:
-    """P(fail) of a query including these fractions of the cells: the sum over
-    `_activations` (same terms, same order), without building the list."""
-    total = 0.0
-    for mass, r1, r0, kind, c, d in cl.rates:
-        if kind == 0:
-            a = 0.0
-        elif kind == 1:
-            a = frac.get(c, 0.0)
-        else:
-            a = frac.get(c, 0.0) * frac.get(d, 0.0)
-        if a > 0.0:
-            total += mass * a * r1
-        if a < 1.0:
-            total += mass * (1.0 - a) * r0
-    return total
+    """P(fail) of a query including these fractions of the cells."""
+    return sum(m * r for m, r in _activations(cl, frac))
 
 
 def _activations(cl: _Classes, frac: dict[int, float]) -> list[tuple[float, float]]:
