@@ -318,7 +318,8 @@ def partition(n: int, sets: Sequence[frozenset[int]]) -> Cells:
 
 # Failures and runs of the sets in a mask (bit j: tally set j), remembered from one call
 # to the next: a hunt's next tally differs from the last in a set or two, so most masks
-# need only those sets' increments.  The published state is never mutated (thread-safe).
+# need only those sets' increments.  A published memo only gains entries, each right for
+# the tally published with it, so a concurrent call reads nothing wrong.
 _LAST_COUNTS: tuple[tuple[int, ...], tuple[int, ...], dict[int, tuple[int, int]]] = ((), (), {})
 _MAX_CHANGED = 8  # beyond this many changed sets, counting afresh is as cheap
 
