@@ -344,9 +344,9 @@ def test_consecutive_decisions_reuse_earlier_integrals(monkeypatch: pytest.Monke
     cut = list(history[: len(history) // 2])
     decide(suite.problem, cut)
     integrals = []
+    real = posterior.polluter_evidence
     monkeypatch.setattr(posterior, "polluter_evidence",
                         lambda *a: integrals.append(a) or real(*a))
-    real = polluter_evidence
     before = posterior._p_part.cache_info().misses + posterior._q_part.cache_info().misses
     decide(suite.problem, list(history[: len(history) // 2 + 1]))
     after = posterior._p_part.cache_info().misses + posterior._q_part.cache_info().misses
