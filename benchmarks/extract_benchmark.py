@@ -86,7 +86,7 @@ def best(command: str, cwd: Path, repeat: int) -> tuple[float, bytes]:
 
 
 def peak_memory(repo: Path, victim: str) -> int:
-    from isolate.extract import extract, file_source
+    from isolate.orders.extract import extract, file_source
 
     path = repo / ".stestr" / "0"
     tracemalloc.start()

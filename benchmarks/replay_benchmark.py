@@ -55,8 +55,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from isolate.project import find_project  # noqa: E402
-from isolate.runner import Runner  # noqa: E402
+from isolate.running.project import find_project  # noqa: E402
+from isolate.running.runner import Runner  # noqa: E402
 
 COUNTER_TEST = '''
 import os

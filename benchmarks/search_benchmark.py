@@ -1,7 +1,7 @@
 """Benchmark of the search strategies on simulated suites with known ground truth.
 
 The scenario grid of design.md §6 (simulate.SCENARIOS x N), every strategy through
-search.decide (ddmin through manual.drive: same procedure, linear time), seeded.
+isolate.search.decide (ddmin through manual.drive: same procedure, linear time), seeded.
 Prints one table: exact-set accuracy, calibration (accuracy of verdicts claimed at >= c),
 median and p95 runs and test-seconds, and costs as ratios to the lower bound.
 
@@ -22,11 +22,11 @@ import sys
 import time
 from dataclasses import dataclass
 
-from isolate import manual
-from isolate.plan import fano_runs, none_runs
-from isolate.posterior import RatePrior
-from isolate.search import Settings
-from isolate.simulate import (
+from isolate.search.strategies import manual
+from isolate.search.plan import fano_runs, none_runs
+from isolate.search.posterior import RatePrior
+from isolate.search.model import Settings
+from isolate.search.simulate import (
     SCENARIOS,
     Suite,
     Trial,

@@ -70,8 +70,8 @@ def main() -> None:
 @user_errors
 def runs(repo: Path | None, limit: int) -> None:
     """List stored runs: tests, failures, workers, and each failure's worker."""
-    from isolate.repository import find_repository
-    from isolate.runs import format_summaries, summarize
+    from isolate.orders.repository import find_repository
+    from isolate.orders.runs import format_summaries, summarize
 
     repository = find_repository(repo)
     ids = repository.run_ids()
@@ -95,7 +95,7 @@ def runs(repo: Path | None, limit: int) -> None:
 def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Path | None,
             stream: Path | None, output: Path | None, force: bool) -> None:
     """Save the order one worker ran, up to the failing test, as a hunt's first candidate list."""
-    from isolate.extract import extract_to_hunt
+    from isolate.hunt.start import extract_to_hunt
 
     result = extract_to_hunt(run_spec, worker, test, repo, stream, force, _stdin)
     for warning in result.warnings:
@@ -105,7 +105,7 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
         if str(output) == "-":
             click.echo(text, nl=False)
         else:
-            from isolate.hunt import write_atomic
+            from isolate.files import write_atomic
 
             write_atomic(output, text)
     click.echo(result.summary, err=True)
@@ -133,7 +133,7 @@ def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | 
            target: str | None, any_failure: bool, signature_from: Path | None, fork_server: bool,
            discover_all: bool, repo: Path | None, pytest_args: tuple[str, ...], as_json: bool) -> None:
     """Run LIST in exactly its order in fresh processes; exit 1 if the target failed the recorded way."""
-    from isolate import replay as replaying
+    from isolate.running import replay as replaying
 
     result = replaying.replay(
         list_file, times=times, until_failure=until_failure, jobs=jobs, timeout=timeout, target=target,
@@ -194,16 +194,19 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     Exit status: 0 polluter found, 3 fails on its own, 4 not reproduced, 5 undecided within
     the budget, 2 usage error, 130 interrupted (run the same command again to resume).
     """
-    from isolate import bisect as hunting
-    from isolate.progress import Display
-    from isolate.report import EXIT, as_json as verdict_json, as_text
+    from isolate.hunt import loop as hunting
+    from isolate.hunt.settings import project_kind, settings_for
+    from isolate.hunt.start import open_hunt
+    from isolate.hunt.verdict import verdict_data
+    from isolate.report.progress import Display
+    from isolate.report.verdict import EXIT, as_text
 
-    hunt = hunting.open_hunt(test, run_spec, worker, repo)
+    hunt = open_hunt(test, run_spec, worker, repo)
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
                "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
                "any_failure": any_failure, "pytest_args": list(pytest_args) or None}
-    hunt = hunting.settings_for(hunt, options)
+    hunt = settings_for(hunt, options)
     display = Display(quiet=quiet or as_json)
     try:
         result = hunting.hunt_loop(hunt, display, hunting.make_runner)
@@ -214,9 +217,9 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
         sys.exit(130)
     display.end()
     if as_json:
-        click.echo(json.dumps(verdict_json(result.problem, result.verdict, result.hunt.path, result.reproducer), indent=2))
+        click.echo(json.dumps(verdict_data(result.problem, result.verdict, result.hunt.path, result.reproducer), indent=2))
     else:
-        kind = hunting.project_kind(hunt)
+        kind = project_kind(hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind))
     sys.exit(EXIT[result.verdict.kind])
 
@@ -237,10 +240,10 @@ def resume(ctx: click.Context, test: str, quiet: bool, as_json: bool) -> None:
 @user_errors
 def status(test: str | None, repo: Path | None) -> None:
     """Where each hunt stands: state, candidates, leading suspect, runs, time spent and left."""
-    from isolate import history
-    from isolate.hunt import hunts_root
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.status import format_status, status as hunt_status
 
-    click.echo(history.format_status([history.status(h) for h in history.hunts_for(hunts_root(repo), test)]))
+    click.echo(format_status([hunt_status(h) for h in hunts_for(hunts_root(repo), test)]))
 
 
 @main.command()
@@ -249,11 +252,11 @@ def status(test: str | None, repo: Path | None) -> None:
 @user_errors
 def log(test: str, repo: Path | None) -> None:
     """The steps of the hunt for TEST: which list, how many runs, how many reproduced, why."""
-    from isolate import history
-    from isolate.hunt import hunts_root
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.status import log_lines
 
-    [hunt] = history.hunts_for(hunts_root(repo), test)
-    click.echo("\n".join(history.log_lines(hunt)))
+    [hunt] = hunts_for(hunts_root(repo), test)
+    click.echo("\n".join(log_lines(hunt)))
 
 
 @main.command()
@@ -263,11 +266,11 @@ def log(test: str, repo: Path | None) -> None:
 @user_errors
 def backtrack(test: str, step: int, repo: Path | None) -> None:
     """Restart the hunt for TEST from the evidence up to STEP; later runs are set aside, not deleted."""
-    from isolate import history
-    from isolate.hunt import hunts_root
+    from isolate.hunt.backtrack import backtrack as set_aside
+    from isolate.hunt.store import hunts_for, hunts_root
 
-    [hunt] = history.hunts_for(hunts_root(repo), test)
-    click.echo(history.backtrack(hunt, step))
+    [hunt] = hunts_for(hunts_root(repo), test)
+    click.echo(set_aside(hunt, step))
 
 
 @main.command()
@@ -281,7 +284,7 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
 @user_errors
 def plan(tests: int, rate: float, duration: float, startup: float, confidence: float, as_json: bool) -> None:
     """Predict runs and time of a hunt before starting it, for isolate's search and the manual recipe."""
-    from isolate import plan as planning
+    from isolate.search import plan as planning
 
     result = planning.plan(tests, rate, duration=duration, startup=startup, confidence=confidence)
     click.echo(planning.to_json(result) if as_json else planning.format_text(result))

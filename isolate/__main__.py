@@ -1,0 +1,5 @@
+"""`python -m isolate`: the command line."""
+
+from isolate.cli import main
+
+main()

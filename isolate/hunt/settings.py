@@ -1,0 +1,71 @@
+"""A hunt's settings: what the user gave now, over what earlier sessions stored, over defaults.
+
+Settings given once are stored in `hunt.json`, so a resumed hunt (`isolate bisect TEST` again)
+runs as the first session did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from isolate.errors import UserError
+from isolate.hunt.store import Hunt, save_settings
+from isolate.search.model import Settings
+
+DEFAULTS: dict[str, Any] = {
+    "confidence": 0.99,
+    "step_budget": None,
+    "time_budget": None,
+    "max_runs": None,
+    "jobs": None,
+    "timeout": None,
+    "strategy": "isolate",
+    "mode": "fresh",
+    "any_failure": False,
+    "pytest_args": [],
+}
+
+
+def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
+    """Options given now override those stored by earlier sessions; the result is stored."""
+    stored = dict(hunt.settings.get("search", {}))
+    for key, value in options.items():
+        if value is not None:
+            stored[key] = value
+    merged = {**DEFAULTS, **stored}
+    if merged["strategy"] not in ("isolate", "manual"):
+        raise UserError(f"--strategy {merged['strategy']!r} is unknown; use isolate or manual")
+    if merged["pytest_args"] and (kind := project_kind(hunt)) != "pytest":
+        raise UserError(f"--pytest-arg given but the hunt for {hunt.victim} runs a {kind} "
+                        "project; fix: drop --pytest-arg")
+    if not 0.5 <= float(merged["confidence"]) < 1:
+        raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")
+    if stored != hunt.settings.get("search"):
+        hunt = save_settings(hunt, {**hunt.settings, "search": stored})
+    return replace(hunt, settings={**hunt.settings, "search": merged})
+
+
+def search_settings(merged: dict[str, Any], jobs: int) -> Settings:
+    """The search's settings from the hunt's merged ones, for `jobs` runs at once."""
+    time_budget = merged["time_budget"]
+    return Settings(
+        confidence=float(merged["confidence"]),
+        max_runs=merged["max_runs"],
+        # runs in parallel jobs overlap, so a wall-clock budget buys `jobs` times its test seconds
+        max_seconds=None if time_budget is None else float(time_budget) * jobs,
+        strategy=merged["strategy"],
+    )
+
+
+def project_kind(hunt: Hunt) -> str:
+    """stestr/testr from the hunt's source repository; for a stream, the project's own kind."""
+    kind = hunt.settings.get("source", {}).get("kind")
+    if kind is None:
+        from isolate.running.project import find_project
+
+        try:
+            kind = find_project(hunt.path.parent.parent).kind
+        except UserError:
+            kind = "stestr"
+    return str(kind)

@@ -1,0 +1,89 @@
+"""Starting a hunt: find the source of the order (a stored run, a saved stream, a recording
+directory or stdin), extract the failing worker's order, and create the hunt directory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from isolate.errors import UserError
+from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunts_root
+from isolate.orders.extract import directory_source, extract, file_source, stdin_source
+from isolate.orders.repository import find_repository
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What the `extract` command reports."""
+
+    order: tuple[str, ...]
+    warnings: tuple[str, ...]
+    summary: str
+
+
+def extract_to_hunt(
+    run_spec: str | None,
+    worker: str | None,
+    test: str | None,
+    repo: Path | None,
+    stream: Path | None,
+    force: bool,
+    stdin: Callable[[], BinaryIO],
+) -> Extracted:
+    """Find the stream (stored run, file, recording directory or stdin), extract, start the hunt."""
+    origin: dict[str, object]
+    if stream is not None:
+        if run_spec is not None:
+            raise UserError("--run and --stream both name a source; pass only one")
+        root = (repo or Path.cwd()).resolve()
+        if str(stream) == "-":
+            source, label, origin = stdin_source(stdin()), "stdin", {"stream": "-"}
+        elif stream.is_dir():
+            source, label, origin = directory_source(stream), str(stream), {"stream": str(stream.resolve())}
+        elif stream.is_file():
+            source, label, origin = file_source(stream), str(stream), {"stream": str(stream.resolve())}
+        else:
+            raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording"
+                            " directory, or '-' for stdin")
+    else:
+        repository = find_repository(repo)
+        root = repository.root
+        run_id = repository.resolve_run(run_spec or "last")
+        source, label = file_source(repository.run_path(run_id)), f"run {run_id}"
+        origin = {"repository": str(repository.path), "kind": repository.kind, "run": run_id}
+    result = extract(source, label, worker, test)
+    origin["worker"] = result.worker
+    origin["status"] = result.status
+    hunt = create_hunt(root, result.victim, result.order, result.failure, origin, force, result.durations)
+    step = hunt.step_path(0)
+    shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
+    summary = (
+        f"{result.worker} of {label} ran {len(result.predecessors)} tests before {result.victim};"
+        f" wrote {shown}. Next: isolate bisect {result.victim}"
+    )
+    return Extracted(result.order, result.warnings, summary)
+
+
+def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | None) -> Hunt:
+    """The hunt for TEST, extracting it first when --run/--worker say where from."""
+    root = hunts_root(repo)
+    hunt = find_hunt(root, test)
+    if hunt is not None and (run_spec is None and worker is None):
+        return hunt
+    if run_spec is None and worker is None:
+        raise UserError(
+            f"no hunt for {test!r}; start one with 'isolate extract --test {test}' or pass --run ID [--worker TAG]"
+        )
+    if hunt is not None:
+        raise UserError(f"a hunt for {hunt.victim} already exists in {hunt.path}; drop --run/--worker to"
+                        " continue it, or re-extract with 'isolate extract --force'")
+    extract_to_hunt(run_spec, worker, test, repo, None, False, _no_stdin)
+    found = find_hunt(hunts_root(repo), test)
+    assert found is not None
+    return found
+
+
+def _no_stdin() -> Any:
+    raise UserError("bisect cannot read a stream from stdin; run 'isolate extract --stream -' first")

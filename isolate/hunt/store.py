@@ -1,0 +1,200 @@
+"""The hunt directory `.isolate/<hunt>/`: everything a hunt knows, on disk, human-readable.
+
+- `hunt.json`   settings: the victim, where its order came from, the search settings
+- `order.txt`   the worker's recorded order up to and including the victim
+- `failure.txt` the recorded failure text of the victim (its signature is derived from it)
+- `durations.json` seconds each test took in the recorded run (the search weighs cost by them)
+- `step-NNN.txt` every candidate list ever run, each a valid `--load-list` file
+- `journal.jsonl` one line per finished repetition, appended and fsynced (journal.py)
+- `lock`        who is running the hunt now (lock.py)
+
+Every file except the journal is written whole: temp file, fsync, rename.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from isolate.errors import UserError
+from isolate.files import HUNTS, list_text, read_list, write_atomic
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_TAIL = 60
+
+
+def hunt_name(test_id: str) -> str:
+    """A directory name for a test id, safe on every file system and collision-free.
+
+    The readable part keeps the tail of the id (the test's own name) with anything but
+    letters, digits, `.`, `_` and `-` replaced, no leading dot, at most 60 characters; a hash
+    of the whole id keeps different ids apart, case-insensitive file systems included.
+    """
+    safe = _UNSAFE.sub("_", test_id.replace("::", "."))  # pytest's node id separator is a boundary too
+    readable = safe[-_TAIL:]
+    if len(safe) > _TAIL and "." in readable:  # start at a component boundary: `Class.test_x`
+        readable = readable.split(".", 1)[1] or readable
+    readable = readable.lstrip(".-_") or "test"
+    digest = hashlib.sha256(test_id.encode("utf8")).hexdigest()[:10]
+    return f"{readable}-{digest}"
+
+
+@dataclass(frozen=True)
+class Hunt:
+    """A hunt directory and what it was created from."""
+
+    path: Path
+    settings: dict[str, Any]
+
+    @property
+    def victim(self) -> str:
+        return str(self.settings["victim"])
+
+    def order(self) -> tuple[str, ...]:
+        return read_list(self.path / "order.txt")
+
+    def failure(self) -> str:
+        path = self.path / "failure.txt"
+        return path.read_text(encoding="utf8") if path.exists() else ""
+
+    def step_path(self, step: int) -> Path:
+        return self.path / f"step-{step:03d}.txt"
+
+
+def create_hunt(
+    root: Path,
+    victim: str,
+    order: tuple[str, ...],
+    failure: str,
+    source: dict[str, Any],
+    force: bool,
+    durations: tuple[float | None, ...] = (),
+) -> Hunt:
+    """Make `.isolate/<hunt>/` holding the order as its first candidate list (step 0)."""
+    hunts = root / HUNTS
+    path = hunts / hunt_name(victim)
+    if path.resolve().parent != hunts.resolve():
+        raise UserError(f"test id {victim!r} would escape {hunts}; rename the test")
+    if (path / "hunt.json").exists() and not force:
+        journal = path / "journal.jsonl"
+        runs = _count_lines(journal)
+        if runs:
+            raise UserError(
+                f"a hunt for {victim} with {runs} runs already exists in {path};"
+                f" continue it with 'isolate bisect {victim}', or pass --force to start over"
+            )
+    path.mkdir(parents=True, exist_ok=True)
+    if force:
+        for old in [*path.glob("step-*.txt"), path / "journal.jsonl"]:
+            old.unlink(missing_ok=True)
+    settings = {"victim": victim, "source": source}
+    write_atomic(path / "order.txt", list_text(order))
+    write_atomic(path / "failure.txt", failure)
+    write_atomic(path / "step-000.txt", list_text(order))
+    known = {test_id: round(sec, 6) for test_id, sec in zip(order, durations) if sec is not None}
+    write_atomic(path / "durations.json", json.dumps(known, indent=0, sort_keys=True) + "\n")
+    write_atomic(path / "hunt.json", json.dumps(settings, indent=2, sort_keys=True) + "\n")
+    return Hunt(path, settings)
+
+
+def _count_lines(path: Path) -> int:
+    try:
+        with path.open("rb") as fp:
+            return sum(1 for _ in fp)
+    except FileNotFoundError:
+        return 0
+
+
+# -- finding hunts -------------------------------------------------------------------------
+
+
+def hunts_root(start: Path | None = None) -> Path | None:
+    """The nearest directory at or above `start` holding `.isolate/`."""
+    origin = (start or Path.cwd()).resolve()
+    for directory in (origin, *origin.parents):
+        if (directory / HUNTS).is_dir():
+            return directory
+    return None
+
+
+def all_hunts(root: Path) -> list[Hunt]:
+    hunts = []
+    for settings_file in sorted((root / HUNTS).glob("*/hunt.json")):
+        try:
+            settings = json.loads(settings_file.read_text(encoding="utf8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(settings, dict) and "victim" in settings:
+            hunts.append(Hunt(settings_file.parent, settings))
+    return hunts
+
+
+def find_hunt(root: Path | None, test: str) -> Hunt | None:
+    """The hunt whose victim is `test`, or whose victim contains it unambiguously."""
+    if root is None:
+        return None
+    hunts = all_hunts(root)
+    exact = [h for h in hunts if h.victim == test]
+    if exact:
+        return exact[0]
+    partial = [h for h in hunts if test in h.victim]
+    if len({h.victim for h in partial}) > 1:
+        names = ", ".join(h.victim for h in partial[:8])
+        raise UserError(f"{test!r} matches {len(partial)} hunts ({names}); give more of the test id")
+    return partial[0] if partial else None
+
+
+def read_steps(hunt: Hunt, known: dict[int, tuple[str, ...]] | None = None) -> dict[int, tuple[str, ...]]:
+    """The step files by number; those in `known` are not read again (step files never change)."""
+    steps = dict(known or {})
+    for path in hunt.path.glob("step-*.txt"):
+        number = path.stem[len("step-"):]
+        if number.isdigit() and int(number) not in steps:
+            steps[int(number)] = read_list(path)
+    return steps
+
+
+def step_for(hunt: Hunt, ids: tuple[str, ...], steps: dict[int, tuple[str, ...]]) -> int:
+    """The step already holding exactly this list, or a new step file for it."""
+    for number, listed in steps.items():
+        if listed == ids:
+            return number
+    number = max(steps, default=-1) + 1
+    write_atomic(hunt.step_path(number), list_text(ids))
+    steps[number] = ids
+    return number
+
+
+def save_settings(hunt: Hunt, settings: dict[str, Any]) -> Hunt:
+    write_atomic(hunt.path / "hunt.json", json.dumps(settings, indent=2, sort_keys=True) + "\n")
+    return Hunt(hunt.path, settings)
+
+
+def hunts_for(root: Path | None, test: str | None) -> list[Hunt]:
+    if root is None:
+        raise UserError("no .isolate directory here or above; start a hunt with 'isolate extract'")
+    if test is None:
+        return all_hunts(root)
+    hunt = find_hunt(root, test)
+    if hunt is None:
+        raise UserError(f"no hunt for {test!r}; list them with 'isolate status'")
+    return [hunt]
+
+
+def read_queries(hunt: Hunt) -> list[dict[str, Any]]:
+    """`queries.jsonl`: why each step was run (lines that are not JSON objects are skipped)."""
+    path = hunt.path / "queries.jsonl"
+    out: list[dict[str, Any]] = []
+    if path.exists():
+        for line in path.read_text(encoding="utf8").splitlines():
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(data, dict):
+                out.append(data)
+    return out

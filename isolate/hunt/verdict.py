@@ -1,0 +1,62 @@
+"""`verdict.json` and `reproducer.txt`: the verdict as data, saved next to the evidence.
+
+The JSON is a contract: users' scripts read it, and `isolate bisect --json` prints the same.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from isolate.files import list_text, write_atomic
+from isolate.hunt.evidence import Evidence
+from isolate.hunt.store import Hunt
+from isolate.search.model import Problem, Verdict
+
+
+def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None) -> dict[str, Any]:
+    """The verdict as JSON-ready data."""
+    return {
+        "verdict": verdict.kind,
+        "victim": problem.victim,
+        "culprits": [problem.predecessors[i] for i in verdict.culprits],
+        "confidence": round(verdict.confidence, 6),
+        "rates": {"with_culprits": round(verdict.p, 6), "background": round(verdict.q, 6)},
+        "runs": verdict.runs,
+        "seconds": round(verdict.seconds, 3),
+        "evidence": list(verdict.evidence),
+        "alternatives": [
+            {"culprits": [problem.predecessors[i] for i in c], "probability": round(p, 6)}
+            for c, p in verdict.alternatives
+        ],
+        "hunt": str(hunt),
+        "reproducer": str(reproducer) if reproducer else None,
+    }
+
+
+def save_verdict(hunt: Hunt, ev: Evidence, verdict: Verdict) -> Path | None:
+    """Write `verdict.json` and, for an answer with a list, `reproducer.txt` (returned)."""
+    problem = ev.problem
+    reproducer: Path | None = None
+    if verdict.kind in ("polluter", "fails-alone"):
+        ids = [problem.predecessors[i] for i in sorted(verdict.culprits)] + [problem.victim]
+        reproducer = hunt.path / "reproducer.txt"
+        write_atomic(reproducer, list_text(ids))
+    data = verdict_data(problem, verdict, hunt.path, reproducer)
+    data["ignored_outcomes"] = ev.ignored
+    write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")
+    return reproducer
+
+
+def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
+    """The saved verdict, unless the journal has grown since it was written (a resumed hunt)."""
+    path = hunt.path / "verdict.json"
+    journal = hunt.path / "journal.jsonl"
+    if not path.exists() or (journal.exists() and journal.stat().st_mtime > path.stat().st_mtime):
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None

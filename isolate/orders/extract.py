@@ -1,0 +1,244 @@
+"""The executed order of one worker, up to and including the failing test.
+
+Within one worker, stream order is execution order. A worker's ids repeating means a second
+process reused the tag (`stestr run --combine` appends streams), so the order is cut into
+process runs at repeats and the one holding the failure is used.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from isolate.errors import UserError
+from isolate.orders.stream import FAILING, Record, Visitor, Warn, scan, seekable
+
+UNTAGGED = "untagged"
+PSEUDO_TESTS = frozenset({"process-returncode"})
+"""testr records a crashed worker's exit status as a failing 'test' of this name; it never ran."""
+
+Source = Callable[[Visitor, Warn], int]
+"""Pushes every record of a stream to the visitor, returns how many; may be called twice."""
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What a hunt starts from: the order, the failing test and how it failed."""
+
+    victim: str
+    worker: str
+    order: tuple[str, ...]
+    status: str
+    failure: str
+    warnings: tuple[str, ...]
+    durations: tuple[float | None, ...] = ()  # seconds per test of `order`, from the stream's timestamps
+
+    @property
+    def predecessors(self) -> tuple[str, ...]:
+        return self.order[:-1]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    id: str
+    status: str
+    details: str
+    start: float | None  # epoch seconds, when the stream has timestamps
+    stop: float | None
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.start is None or self.stop is None else max(0.0, self.stop - self.start)
+
+
+def _epoch(stamp: str | None) -> float | None:
+    if not stamp:
+        return None
+    try:
+        return dt.datetime.fromisoformat(stamp).timestamp()
+    except ValueError:
+        return None
+
+
+def _worker(record: Record) -> str:
+    return record.worker or UNTAGGED
+
+
+def _listing(items: list[str], most: int = 8) -> str:
+    shown = ", ".join(items[:most])
+    return shown + (f", … ({len(items) - most} more)" if len(items) > most else "")
+
+
+def extract(source: Source, label: str, worker: str | None, test: str | None) -> Extraction:
+    """Read the stream (twice when the worker must be found first) and cut out the order.
+
+    `label` names the source in messages ("run 5", "ci.subunit").
+    """
+    warnings: list[str] = []
+    if worker is None:
+        worker = _find_worker(source, label, test, warnings)
+    entries: list[_Entry] = []
+    workers: set[str] = set()
+
+    def keep(record: Record) -> None:
+        if record.id in PSEUDO_TESTS:
+            return
+        tag = _worker(record)
+        workers.add(tag)
+        if tag == worker:
+            details = record.details if record.status in FAILING else ""
+            entries.append(_Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop)))
+
+    damage: list[str] = []
+    count = source(keep, damage.append)
+    if not warnings:  # the first pass, when there was one, already reported the same damage
+        warnings.extend(damage)
+    if count == 0:
+        raise _no_records(label)
+    if not entries and worker is not None and f"worker-{worker}" in workers:
+        return extract(source, label, f"worker-{worker}", test)  # pytest-xdist's `gw1` for `worker-gw1`
+    if not entries:
+        raise UserError(
+            f"worker tag {worker!r} is not in {label}; its workers are {_listing(sorted(workers))}"
+        )
+    victim_at = _victim_index(entries, worker, label, test)
+    starts = _process_starts(entries)
+    segment_start = max(s for s in starts if s <= victim_at)
+    if len(starts) > 1:
+        warnings.append(
+            f"{worker} holds {len(starts)} process runs in {label} (ids repeat, as after"
+            f" 'stestr run --combine'); used the one with the failure, from {entries[segment_start].id}"
+        )
+    kept = entries[segment_start : victim_at + 1]
+    order = tuple(e.id for e in kept)
+    for test_id in order:
+        if "\n" in test_id or "\r" in test_id or "\0" in test_id:
+            raise UserError(
+                f"test id {test_id!r} holds a line break or NUL, so it cannot go in a list file;"
+                " rename that test"
+            )
+    victim = entries[victim_at]
+    if victim.status not in FAILING:
+        warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
+    return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
+                      tuple(e.seconds for e in kept))
+
+
+def _no_records(label: str) -> UserError:
+    return UserError(
+        f"{label} holds no subunit test records (empty, or not a subunit stream);"
+        " pass a stored run, or a file made by 'stestr last --subunit'"
+    )
+
+
+def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> str:
+    """First pass: the worker of --test, or of the run's only failing test."""
+    failing: list[tuple[str, str]] = []
+    named: list[str] = []
+
+    def look(record: Record) -> None:
+        if record.id in PSEUDO_TESTS:
+            return
+        if test is not None and record.id == test:
+            named.append(_worker(record))
+        elif test is None and record.status in FAILING:
+            failing.append((record.id, _worker(record)))
+
+    if source(look, warnings.append) == 0:
+        raise _no_records(label)
+    if test is not None:
+        distinct = sorted(set(named))
+        if not distinct:
+            raise UserError(f"test {test} is not in {label}; check the id with 'isolate runs' or 'stestr last'")
+        if len(distinct) > 1:
+            raise UserError(f"{test} ran on several workers in {label} ({', '.join(distinct)}); pass --worker TAG")
+        return distinct[0]
+    if not failing:
+        raise UserError(f"{label} has no failing test; pass --test ID to name the test to investigate")
+    if len(failing) > 1:
+        names = [f"{test_id} ({tag})" for test_id, tag in failing]
+        raise UserError(f"{label} has {len(failing)} failing tests: {_listing(names)}; pass --test ID")
+    return failing[0][1]
+
+
+def _victim_index(entries: list[_Entry], worker: str, label: str, test: str | None) -> int:
+    if test is not None:
+        hits = [i for i, e in enumerate(entries) if e.id == test]
+        if not hits:
+            raise UserError(f"test {test} did not run on {worker} in {label}; pass its worker, or omit --worker")
+        failed = [i for i in hits if entries[i].status in FAILING]
+        return (failed or hits)[-1]
+    failing = [i for i, e in enumerate(entries) if e.status in FAILING]
+    if not failing:
+        raise UserError(f"{worker} has no failing test in {label}; pass --test ID to name the test to investigate")
+    names = sorted({entries[i].id for i in failing})
+    if len(names) > 1:
+        raise UserError(f"{worker} has {len(names)} failing tests in {label}: {_listing(names)}; pass --test ID")
+    return failing[-1]
+
+
+def _process_starts(entries: list[_Entry]) -> list[int]:
+    """Where each process run begins in a worker's records.
+
+    A process runs a test once, so an id seen again means a new process started somewhere
+    after its first occurrence. Where exactly: at the widest pause between two tests in that
+    span (a new process spends interpreter start-up and discovery before its first test),
+    or right at the repeat when the stream has no timestamps.
+    """
+    starts = [0]
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        first = seen.get(entry.id)
+        if first is not None:
+            boundary = max(range(first + 1, i + 1), key=lambda j: (_pause(entries, j), j))
+            starts.append(boundary)
+            seen = {e.id: j for j, e in enumerate(entries[boundary : i + 1], boundary)}
+        else:
+            seen[entry.id] = i
+    return starts
+
+
+def _pause(entries: list[_Entry], j: int) -> float:
+    before, after = entries[j - 1].stop, entries[j].start
+    return -1.0 if before is None or after is None else after - before
+
+
+def file_source(path: Path) -> Source:
+    def read(visit: Visitor, warn: Warn) -> int:
+        with path.open("rb") as fp:
+            return scan(fp, visit, warn)
+
+    return read
+
+
+def stdin_source(fp: BinaryIO) -> Source:
+    """stdin spooled once, so it can be read twice."""
+    spooled = seekable(fp)
+    start = spooled.tell()
+
+    def read(visit: Visitor, warn: Warn) -> int:
+        spooled.seek(start)
+        return scan(spooled, visit, warn)
+
+    return read
+
+
+def directory_source(path: Path) -> Source:
+    """A recording directory: every `*.subunit` file in it (one per worker), read as one stream;
+    failing that, pytest-replay's per-worker `.pytest-replay-gwN.txt` files."""
+    from isolate.orders.pytest_replay import replay_files, scan_replay_dir
+
+    files = sorted(path.glob("*.subunit"))
+    if not files and replay_files(path):
+        return lambda visit, warn: scan_replay_dir(path, visit, warn)
+    if not files:
+        raise UserError(f"{path} holds no *.subunit recordings or .pytest-replay*.txt files;"
+                        f" record with 'pytest --isolate-record {path}'")
+
+    def read(visit: Visitor, warn: Warn) -> int:
+        return sum(file_source(f)(visit, warn) for f in files)
+
+    return read

@@ -1,0 +1,1 @@
+"""What a person sees: the verdict in words, where hunts stand, and progress while one runs."""

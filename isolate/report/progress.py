@@ -1,0 +1,100 @@
+"""Progress of a running hunt: a live status line on a terminal, plain log lines elsewhere.
+
+Overnight hunts run under nohup, cron or CI, where carriage returns and colours only make
+the log unreadable, so anything that is not a terminal gets one timestamped line per step.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from isolate.report.verdict import describe
+from isolate.search.model import Problem
+from isolate.search.posterior import Answer
+
+
+class Display:
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.live = self.stream.isatty() and os.environ.get("TERM") != "dumb"
+        self.colour = self.live and "NO_COLOR" not in os.environ
+        self.started = time.monotonic()
+        self.step_no = 0
+        self.size = 0
+        self.planned = 0
+        self.done = 0
+        self.fails = 0
+        self.total_runs = 0
+        self.total_fails = 0
+
+    def _elapsed(self) -> str:
+        seconds = int(time.monotonic() - self.started)
+        return f"{seconds // 3600:d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+    def _write(self, text: str) -> None:
+        if self.live:
+            self.stream.write("\r\x1b[2K" + text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def warn(self, message: str) -> None:
+        if self.live:
+            self.stream.write("\r\x1b[2K")
+        self.stream.write(f"isolate: warning: {message}\n")
+        self.stream.flush()
+
+    def step(self, step: int, size: int, runs: int, reason: str, evidence: Any,
+             leaders: Sequence[Answer] = ()) -> None:
+        self.step_no, self.size, self.planned, self.done, self.fails = step, size, runs, 0, 0
+        self.total_runs = len(evidence.observations)
+        self.total_fails = sum(1 for o in evidence.observations if o.failed)
+        if self.quiet:
+            return
+        line = (f"[{self._elapsed()}] step {step}: {size} predecessors + victim, up to {runs} runs"
+                f" — {reason}")
+        if leaders:
+            line += f"\n{'':11}leading: {_suspects(evidence.problem, leaders)}"
+        if self.live:
+            self.stream.write("\r\x1b[2K" + line + "\n")
+            self.stream.flush()
+            self._status()
+        else:
+            self._write(line)
+
+    def outcome(self, outcome: Any) -> None:
+        self.done += 1
+        self.total_runs += 1
+        if outcome.reproduced:
+            self.fails += 1
+            self.total_fails += 1
+        if self.quiet:
+            return
+        if self.live:
+            self._status()
+        elif outcome.reproduced or outcome.kind not in ("pass", "fail"):
+            self._write(f"[{self._elapsed()}]   run {self.done}/{self.planned}: {outcome.kind}"
+                        f"{' (reproduced)' if outcome.reproduced else ''} — {outcome.message}")
+
+    def _status(self) -> None:
+        bold, plain = ("\x1b[1m", "\x1b[0m") if self.colour else ("", "")
+        self._write(f"  {bold}step {self.step_no}{plain}: run {self.done}/{self.planned},"
+                    f" {self.fails} reproduced · hunt: {self.total_fails}/{self.total_runs} runs failed"
+                    f" · {self._elapsed()}")
+
+    def end(self) -> None:
+        if self.live and not self.quiet:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+
+
+def _suspects(problem: Problem, leaders: Sequence[Answer]) -> str:
+    """`fails alone 0.21, test_default_locale 0.01`: the leading answers by their short names."""
+    short = [(describe(problem, a).rsplit(".", 1)[-1] if a.culprits else "fails alone", a.probability)
+             for a in leaders]
+    return ", ".join(f"{name} {p:.2f}" for name, p in short)

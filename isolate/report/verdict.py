@@ -1,0 +1,75 @@
+"""The verdict a user acts on, as text for people (hunt/verdict.py holds the JSON), and the
+exit status per verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from isolate.search.model import Problem, Verdict
+from isolate.search.posterior import Answer
+
+EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5}
+"""Exit status per verdict kind; 2 is a usage error, 1 an internal one, 130 Ctrl-C."""
+
+HEADLINE = {
+    "polluter": "polluted by an earlier test",
+    "fails-alone": "fails on its own (no earlier test is needed)",
+    "not-reproduced": "the failure did not reproduce",
+    "undecided": "undecided: the budget ran out before the target confidence",
+}
+
+
+def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str) -> str:
+    """`kind` is the project's runner kind (stestr/testr), for the reproduce command."""
+    lines = [f"{problem.victim}", f"  {HEADLINE[verdict.kind]} — confidence {verdict.confidence:.3f}"]
+    culprits = [problem.predecessors[i] for i in verdict.culprits]
+    if culprits:
+        label = "culprit" if len(culprits) == 1 else "culprits (all needed together)"
+        if verdict.kind == "undecided":
+            label = "leading suspect (not proven)" if len(culprits) == 1 else "leading suspects (not proven)"
+        lines.append(f"  {label}:")
+        lines.extend(f"    {c}" for c in culprits)
+    lines.append("  evidence:")
+    lines.extend(f"    {line}" for line in verdict.evidence)
+    if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
+        lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
+    for c, p in verdict.alternatives[:3]:
+        names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
+        lines.append(f"  next most likely: {names} ({p:.3f})")
+    lines.append(f"  {verdict.runs} runs, {duration(verdict.seconds)} of test time; hunt in {_rel(hunt)}")
+    if reproducer is not None:
+        shown = _rel(reproducer)
+        lines.append(f"  reproduce: isolate replay {shown} --times 20")
+        if kind == "stestr":
+            lines.append(f"         or: stestr run --serial --load-list {shown}")
+    return "\n".join(lines)
+
+
+def _short(test_id: str) -> str:
+    """A test's own name: the method of a dotted unittest id, the last part of a pytest node id."""
+    return test_id.rsplit("::", 1)[-1] if "::" in test_id else test_id.rsplit(".", 1)[-1]
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def duration(seconds: float) -> str:
+    """Elapsed test time as 45s, 3m05s or 2h10m."""
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"
+
+
+def describe(problem: Problem, answer: Answer) -> str:
+    """An answer in words: its tests' ids, or that the victim fails on its own."""
+    if not answer.culprits:
+        return "fails on its own"
+    return " + ".join(problem.predecessors[i] for i in answer.culprits)

@@ -1,0 +1,306 @@
+"""The order-keeping test runner that runs *inside* the test process.
+
+Started as ``python -m isolate.running.child --list FILE --stream FILE --error-file FILE <runner args>``
+where ``<runner args>`` are the project runner's own arguments (``discover -t TOP PATH`` ...), so a
+testr ``test_command`` keeps its shell-expanded discover options when its runner is swapped for
+this one. It exists because no stock runner can do the job (design §3): ``--load-list`` runs in
+discovery order and silently drops unknown ids, ``loadTestsFromNames`` cannot load scenario ids
+such as ``test_x(beta)``.
+
+What it does, and why:
+
+* imports only the modules the listed ids live in (start-up dominates short lists; a whole-tree
+  discovery costs seconds on a large project) and loads their tests with
+  ``TestLoader.loadTestsFromModule``, which honours ``load_tests`` and so yields scenario ids;
+  ids still missing fall back to the ancestors' package ``load_tests`` and then to a full
+  discovery, so exotic layouts still work, only slower. ``--discover-all`` imports the whole
+  tree first, as stestr does, for failures that depend on import-time side effects;
+* runs the cases in exactly the listed order in one flat suite (class and module fixtures run
+  around each stretch of a class, as unittest does for any order);
+* writes subunit v2 to ``--stream`` with unbuffered writes: the file is dedicated (test prints
+  cannot corrupt it) and survives a crash up to the last finished event;
+* exits 3 after writing a one-line reason (then details) to ``--error-file`` when the list cannot
+  run (unknown id, import error); exits 0 once the tests ran, whatever their results. The parent
+  judges the target from the stream.
+
+Only the stdlib, subunit and testtools are imported here: this runs under the project's Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+import traceback
+import types
+import unittest
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+EXIT_LIST_ERROR = 3
+DEFAULT_PATTERN = "test*.py"
+
+
+class ListError(Exception):
+    """The list cannot run; ``args[0]`` is one line naming the cause, ``details`` the rest."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details
+
+
+@dataclass(frozen=True)
+class RunnerArgs:
+    """The project runner's arguments, as ``unittest``/``subunit.run`` would read them."""
+
+    discover: bool
+    start_dir: str
+    top_dir: str | None
+    pattern: str
+    names: tuple[str, ...]
+
+
+def parse_runner_args(args: Sequence[str]) -> RunnerArgs:
+    """Read ``discover [-s START] [-t TOP] [-p PATTERN] [START [PATTERN [TOP]]]`` or test names.
+
+    Unknown options are ignored rather than fatal: the runner they were meant for is not running.
+    """
+    words = [w for w in args if w]
+    if not words or words[0] != "discover":
+        return RunnerArgs(False, ".", None, DEFAULT_PATTERN, tuple(w for w in words if not w.startswith("-")))
+    start = top = pattern = None
+    positional: list[str] = []
+    it = iter(words[1:])
+    for word in it:
+        if word in ("-s", "--start-directory"):
+            start = next(it, None)
+        elif word in ("-t", "--top-level-directory"):
+            top = next(it, None)
+        elif word in ("-p", "--pattern"):
+            pattern = next(it, None)
+        elif word in ("-k", "--load-list", "--concurrency"):
+            next(it, None)
+        elif not word.startswith("-"):
+            positional.append(word)
+    start = start or (positional[0] if positional else ".")
+    pattern = pattern or (positional[1] if len(positional) > 1 else DEFAULT_PATTERN)
+    top = top or (positional[2] if len(positional) > 2 else None)
+    return RunnerArgs(True, start, top, pattern, ())
+
+
+def flatten(suite: unittest.TestSuite | unittest.TestCase) -> Iterator[unittest.TestCase]:
+    """Every test case of a (nested) suite, in suite order."""
+    if isinstance(suite, unittest.TestSuite):
+        for item in suite:
+            yield from flatten(item)
+    else:
+        yield suite
+
+
+def _strip_params(test_id: str) -> str:
+    """``pkg.mod.Class.test_x(beta)`` -> ``pkg.mod.Class.test_x``: scenario names may hold dots."""
+    return test_id.split("(", 1)[0].strip()
+
+
+class TestIndex:
+    """Finds test cases by id, importing as little as possible, and caches what it loaded.
+
+    The fork server keeps one index for its whole life, so every module is imported once.
+    """
+
+    def __init__(self, runner_args: RunnerArgs) -> None:
+        self.args = runner_args
+        self.loader = unittest.TestLoader()
+        self.cases: dict[str, unittest.TestCase] = {}
+        self._loaded: set[str] = set()
+        self._module_of: dict[str, str | None] = {}
+        self._discovered = False
+        top = runner_args.top_dir or (runner_args.start_dir if runner_args.discover else None)
+        if top is not None:
+            # What unittest discovery does: ids are relative to the top-level directory.
+            top_abs = os.path.abspath(top)
+            if top_abs not in sys.path:
+                sys.path.insert(0, top_abs)
+
+    def resolve(self, ids: Sequence[str]) -> list[unittest.TestCase]:
+        """The cases for ``ids`` in the given order; ListError names the first one missing."""
+        for test_id in ids:
+            if test_id not in self.cases:
+                self._load_module_of(test_id)
+        missing = [i for i in ids if i not in self.cases]
+        if missing:
+            self._load_package_tests(missing)
+            missing = [i for i in ids if i not in self.cases]
+        if missing:
+            self.discover_all()
+            missing = [i for i in ids if i not in self.cases]
+        if missing:
+            errors = "\n".join(str(e) for e in self.loader.errors)
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            hint = "; import errors during discovery: " + errors.strip().splitlines()[-1] if errors else ""
+            raise ListError(
+                f"unknown test id {missing[0]!r}{more}: not found by discovery in "
+                f"{self.args.start_dir!r}{hint}; fix: correct or remove it from the list",
+                errors,
+            )
+        return [self.cases[i] for i in ids]
+
+    def discover_all(self) -> None:
+        """Load the whole tree the way the project's runner does (imports every test module)."""
+        if self._discovered:
+            return
+        self._discovered = True
+        try:
+            if self.args.discover:
+                suite = self.loader.discover(
+                    self.args.start_dir, self.args.pattern, self.args.top_dir
+                )
+            elif self.args.names:
+                suite = self.loader.loadTestsFromNames(self.args.names)
+            else:
+                return
+        except Exception as exc:
+            first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise ListError(
+                f"test discovery in {self.args.start_dir!r} failed: {first}; fix: check "
+                "test_path/top_dir in the project's configuration",
+                traceback.format_exc(),
+            ) from None
+        self._index(suite)
+
+    def _index(self, suite: unittest.TestSuite | unittest.TestCase) -> None:
+        for case in flatten(suite):
+            self.cases.setdefault(case.id(), case)
+
+    def _load_module_of(self, test_id: str) -> None:
+        base = _strip_params(test_id)
+        owner = base.rsplit(".", 1)[0]
+        if owner not in self._module_of:
+            self._module_of[owner] = self._find_module(base, test_id)
+        name = self._module_of[owner]
+        if name is None or name in self._loaded:
+            return
+        self._loaded.add(name)
+        module = _import(name, test_id)
+        self._index(self.loader.loadTestsFromModule(module, pattern=self.args.pattern))
+
+    def _find_module(self, base: str, test_id: str) -> str | None:
+        """The longest importable module prefix of a dotted id (the rest names class/method)."""
+        parts = base.split(".")
+        found = None
+        for k in range(1, len(parts)):
+            name = ".".join(parts[:k])
+            try:
+                spec = importlib.util.find_spec(name)
+            except ModuleNotFoundError as exc:
+                if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+                    break
+                raise _import_error(name, test_id) from None
+            except (ImportError, ValueError, AttributeError):
+                break
+            except Exception:  # a package __init__ raised while finding a submodule
+                raise _import_error(name, test_id) from None
+            if spec is None:
+                break
+            found = name
+            if spec.submodule_search_locations is None:
+                break  # a plain module: what follows are attributes
+        return found
+
+    def _load_package_tests(self, missing: list[str]) -> None:
+        """Ask ancestor packages with ``load_tests`` (they may generate the missing ids)."""
+        packages = {
+            ".".join(parts[:k])
+            for test_id in missing
+            for parts in [_strip_params(test_id).split(".")]
+            for k in range(1, len(parts))
+        }
+        for name in sorted(packages, key=lambda n: (n.count("."), n)):
+            module = sys.modules.get(name)
+            if module is None or not hasattr(module, "__path__"):
+                continue
+            if getattr(module, "load_tests", None) is None or ("pkg:" + name) in self._loaded:
+                continue
+            self._loaded.add("pkg:" + name)
+            self._index(self.loader.loadTestsFromModule(module, pattern=self.args.pattern))
+
+
+def _import(name: str, test_id: str) -> types.ModuleType:
+    try:
+        return importlib.import_module(name)
+    except BaseException as exc:  # SystemExit/KeyboardInterrupt at import are list errors too
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise _import_error(name, test_id) from None
+
+
+def _import_error(name: str, test_id: str) -> ListError:
+    """A ListError for the exception being handled while importing ``name``."""
+    exc = sys.exc_info()[1]
+    first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return ListError(
+        f"cannot import {name!r} (needed by {test_id!r}): {first}; fix: make the module "
+        "importable or remove its tests from the list",
+        traceback.format_exc(),
+    )
+
+
+def run_cases(cases: Sequence[unittest.TestCase], stream: IO[bytes]) -> None:
+    """Run ``cases`` in order, reporting subunit v2 to ``stream`` the way stestr's runner does."""
+    from subunit import StreamResultToBytes
+    from subunit.test_results import AutoTimingTestResultDecorator
+    from testtools import ExtendedToStreamDecorator
+
+    result = AutoTimingTestResultDecorator(ExtendedToStreamDecorator(StreamResultToBytes(stream)))
+    suite = unittest.TestSuite(list(cases))
+    result.startTestRun()
+    try:
+        suite(result)
+    finally:
+        result.stopTestRun()
+
+
+def read_ids(path: str) -> list[str]:
+    """The ids of a list file the parent wrote (one per line, utf-8)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def write_error(path: str, error: ListError) -> None:
+    """Leave the reason for the parent: first line for the user, then the details."""
+    Path(path).write_text(f"{error.args[0]}\n{error.details}", encoding="utf-8")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m isolate.running.child", add_help=True)
+    parser.add_argument("--list", required=True, help="file with one test id per line")
+    parser.add_argument("--stream", required=True, help="where to write subunit v2")
+    parser.add_argument("--error-file", required=True, help="where to explain a list error")
+    parser.add_argument("--discover-all", action="store_true", help="import the whole tree first")
+    parser.add_argument("runner_args", nargs=argparse.REMAINDER)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one list once; the exit status only says whether the list could run (0) or not (3)."""
+    opts = _parser().parse_args(argv)
+    try:
+        ids = read_ids(opts.list)
+        index = TestIndex(parse_runner_args(opts.runner_args))
+        if opts.discover_all:
+            index.discover_all()
+        cases = index.resolve(ids)
+    except ListError as error:
+        write_error(opts.error_file, error)
+        return EXIT_LIST_ERROR
+    with open(opts.stream, "wb", buffering=0) as stream:
+        run_cases(cases, stream)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The fresh executor: every repetition starts the project's interpreter (or testr command) anew.
+
+The slowest way and the truest: nothing is shared between repetitions but the files on disk.
+Should isolate die without cleaning up (SIGKILL), the Runner's reaper (reaper.py) kills the
+running process groups.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+from pathlib import Path
+
+from isolate.errors import UserError
+from isolate.running.executors.base import Job
+from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group
+from isolate.running.executors.reaper import Reaper
+
+
+class LocalExecutor(ProcessExecutor):
+    """One fresh process per repetition, watched through a pidfd."""
+
+    def __init__(self, launcher: Launcher, timeout: float | None, reaper: Reaper) -> None:
+        super().__init__(launcher, timeout)
+        self._reaper = reaper  # kills the groups if isolate dies without close()
+
+    def launch(self, job: Job, list_file: Path, ids: list[str]) -> None:
+        files = {"list": list_file, "stream": job.path("stream.subunit"), "error-file": job.path("error.txt")}
+        kind = self.launcher.project.kind
+        if kind == "pytest":  # one word each, or pytest takes the paths for rootdir hints
+            own = [f"--isolate-{name}={path}" for name, path in files.items()]
+        else:
+            own = [word for name, path in files.items() for word in (f"--{name}", str(path))]
+        if self.launcher.discover_all and kind != "pytest":
+            own.append("--discover-all")
+        command, shell = self.launcher.command("isolate.running.child", own, list_file, ids)
+        try:
+            process = self.launcher.popen(command, shell, job.path("tmp"), job.path("output.txt"))
+        except UserError:
+            shutil.rmtree(job.dir, ignore_errors=True)
+            raise
+        proc = self._track(job)
+        proc.process, proc.pid = process, process.pid
+        self._reaper.add(process.pid)
+        proc.pidfd = os.pidfd_open(process.pid)
+        self._selector.register(proc.pidfd, selectors.EVENT_READ, proc)
+
+    def _ready(self, data: object) -> list[Job]:
+        assert isinstance(data, _Process) and data.process is not None
+        self._release(data)
+        kill_group(data.pid)  # leftovers; the leader is not reaped yet, so the id is safe
+        self._reaper.remove(data.process.pid)
+        data.job.returncode = data.process.wait()
+        return [data.job]
+
+    def _release(self, proc: _Process) -> None:
+        if proc.pidfd is not None:
+            self._selector.unregister(proc.pidfd)
+            os.close(proc.pidfd)
+            proc.pidfd = None
+
+    def _forget(self, proc: _Process) -> None:
+        self._release(proc)
+        if proc.process is not None:
+            self._reaper.remove(proc.process.pid)
+            proc.process.wait()

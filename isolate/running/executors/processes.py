@@ -1,0 +1,164 @@
+"""Starting and killing local test processes, shared by the fresh and fork-server executors.
+
+Each test process runs in its own session (``start_new_session``), with the project root as cwd
+and its job's own directory as ``TMPDIR``; killing means killing its whole process group, so
+daemons a test forked die with it.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import isolate
+from isolate.errors import UserError
+from isolate.running.executors.base import Executor, Job
+from isolate.running.project import Project, pytest_command, runner_command, substitute_placeholders
+
+
+def kill_group(pid: int | None) -> None:
+    """SIGKILL a whole process group; a group already gone is fine."""
+    if pid is None:
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass(frozen=True)
+class Launcher:
+    """How to start a module of isolate's (the child, the fork server) as the project's tests run:
+    its interpreter, its testr wrapper, its configuration."""
+
+    project: Project
+    workdir: Path  # the Runner's temporary directory
+    discover_all: bool = False
+
+    def env(self, tmpdir: Path) -> dict[str, str]:
+        """The project's environment, with this job's TMPDIR and isolate importable."""
+        env = dict(os.environ)
+        env["TMPDIR"] = str(tmpdir)
+        if self.project.kind == "testr" or self.project.python_argv() != [sys.executable]:
+            # Another interpreter may not have isolate installed: expose just this package.
+            shim = self.workdir / "shim"
+            if not shim.exists():
+                shim.mkdir()
+                (shim / "isolate").symlink_to(Path(isolate.__file__).resolve().parent)
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(shim), env.get("PYTHONPATH")]))
+        return env
+
+    def command(self, module: str, own: list[str], list_file: Path,
+                ids: list[str]) -> tuple[list[str] | str, bool]:
+        """The argv (or shell line, for testr) running ``module`` with isolate's ``own`` arguments."""
+        if self.project.kind == "pytest":
+            return pytest_command(self.project, own, ids, self.discover_all), False
+        command, shell = runner_command(self.project, module, own)
+        if shell:
+            assert isinstance(command, str)
+            command = substitute_placeholders(command, list_file, ids, self.project.test_id_option)
+        return command, shell
+
+    def popen(self, command: list[str] | str, shell: bool, tmpdir: Path,
+              output: Path) -> subprocess.Popen[bytes]:
+        """Start a test process as its own session leader, output to a file."""
+        with open(output, "wb") as out:
+            try:
+                return subprocess.Popen(
+                    command, shell=shell, cwd=self.project.root, env=self.env(tmpdir),
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            except OSError as exc:
+                raise UserError(
+                    f"cannot start the test interpreter {self.project.python!r}: {exc.strerror}; "
+                    "fix: set $PYTHON to a working Python or unset it"
+                ) from None
+
+
+KILL_GRACE = 5.0  # seconds a killed job gets to be reported dead before stronger measures
+
+
+@dataclass(eq=False)
+class _Process:
+    """A job's local process (mutable bookkeeping of the executor's wait loop)."""
+
+    job: Job
+    deadline: float | None
+    process: subprocess.Popen[bytes] | None = None
+    pidfd: int | None = None
+    pid: int | None = None
+    kills: int = 0
+
+
+class ProcessExecutor(Executor):
+    """Local test processes with a per-repetition timeout: what the fresh and the fork-server
+    executors share. A process past its deadline is killed; one that has still not ended after
+    a grace period has its group killed directly; one that survives even that (a fork child whose
+    server is wedged) is given up as a timeout."""
+
+    def __init__(self, launcher: Launcher, timeout: float | None) -> None:
+        self.launcher = launcher
+        self.timeout = timeout
+        self._selector = selectors.DefaultSelector()
+        self._procs: dict[int, _Process] = {}
+
+    @property
+    def running(self) -> int:
+        return len(self._procs)
+
+    def _track(self, job: Job) -> _Process:
+        deadline = None if self.timeout is None else job.started + self.timeout
+        proc = self._procs[job.key] = _Process(job, deadline)
+        return proc
+
+    def _ready(self, data: object) -> list[Job]:
+        """A registered descriptor became readable (``data`` as registered); the jobs that ended."""
+        raise NotImplementedError
+
+    def _kill(self, proc: _Process) -> None:
+        kill_group(proc.pid)
+
+    def wait(self) -> list[Job]:
+        deadlines = [p.deadline for p in self._procs.values() if p.deadline is not None]
+        delay = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+        finished: list[Job] = []
+        for key, _ in self._selector.select(delay):
+            finished += self._ready(key.data)
+        now = time.monotonic()
+        for proc in self._procs.values():
+            if proc.deadline is not None and now >= proc.deadline and proc.job not in finished:
+                proc.job.timed_out = True
+                proc.kills += 1
+                proc.deadline = now + KILL_GRACE
+                if proc.kills == 1:
+                    self._kill(proc)
+                elif proc.kills == 2 or proc.process is not None:
+                    kill_group(proc.pid)
+                else:
+                    finished.append(proc.job)
+        for job in finished:
+            del self._procs[job.key]
+            job.ended = time.monotonic()
+        return finished
+
+    def kill_all(self) -> None:
+        for proc in self._procs.values():
+            self._kill(proc)
+            self._forget(proc)
+            shutil.rmtree(proc.job.dir, ignore_errors=True)
+        self._procs.clear()
+
+    def _forget(self, proc: _Process) -> None:
+        """Release a killed process's descriptors and reap it."""
+
+    def close(self) -> None:
+        self.kill_all()
+        self._selector.close()

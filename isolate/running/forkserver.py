@@ -1,0 +1,205 @@
+"""Fork-server mode: start the interpreter once, fork a fresh child per repetition.
+
+Per-run start-up (interpreter, site, subunit/testtools imports) dominates the cost of short
+lists, and a hunt runs thousands of them. The server is started exactly like a fresh run would be
+(same interpreter, cwd, testr wrapper and environment), imports isolate's runner with subunit and
+testtools, and forks one child per repetition. Each child starts a new session (so a timeout can
+kill its whole process group), redirects its output to its own files, points ``TMPDIR`` at its
+own directory, then imports the list's test modules *itself*, runs the list with
+:func:`isolate.running.child.run_cases`, runs ``atexit`` handlers and leaves with ``os._exit``.
+
+Test modules are imported in the child, not the server, on purpose: module-level state such as
+``random.Random(os.urandom(16))`` or a cache filled at import must be fresh in every repetition,
+or a flaky failure would happen in all children or in none (the sample suites flaky_polluter and
+fails_alone do exactly this). What children still share is the interpreter's own start-up state:
+the ``str`` hash seed (so set/dict order of strings is the same in every child) and whatever the
+project's ``sitecustomize``/``.pth`` files or the testr wrapper did once. ``preload`` opts into
+importing some test modules in the server (faster for heavy modules, but their import-time state
+is then shared). CPython reseeds the global ``random`` in every child by itself.
+
+Protocol (JSON lines over a Unix socket, so testr wrappers that close inherited descriptors do
+not break it): the server sends ``{"ready": pid}``; the parent sends ``{"job": k, "list": ..,
+"stream": .., "error_file": .., "output": .., "tmpdir": .., "discover_all": bool}``; the server
+answers ``{"job": k, "pid": pid}`` and later ``{"job": k, "exit": code}`` (negative: killed by
+that signal; 3: the list could not run, see the error file). ``{"kill": k}`` kills job k's group.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+from isolate.running.child import (
+    EXIT_LIST_ERROR,
+    ListError,
+    TestIndex,
+    parse_runner_args,
+    read_ids,
+    run_cases,
+    write_error,
+)
+
+EXIT_CHILD_BROKEN = 70
+
+
+def _send(sock: socket.socket, message: dict[str, Any]) -> None:
+    sock.sendall(json.dumps(message).encode() + b"\n")
+
+
+def serve(sock: socket.socket, index: TestIndex) -> None:
+    """Answer run requests until the parent closes the socket."""
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    os.set_blocking(wake_r, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    children: dict[int, int] = {}
+    buffer = b""
+    while True:
+        readable, _, _ = select.select([sock.fileno(), wake_r], [], [])
+        if wake_r in readable:
+            try:
+                os.read(wake_r, 4096)
+            except BlockingIOError:
+                pass
+            _reap(sock, children)
+        if sock.fileno() in readable:
+            data = sock.recv(65536)
+            if not data:  # the parent closed the socket, or died: leave nothing running
+                for job in list(children.values()):
+                    _kill(children, job)
+                return
+            buffer += data
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                request = json.loads(line)
+                if "kill" in request:
+                    _kill(children, request["kill"])
+                else:
+                    children[_start(sock, index, request, (wake_r, wake_w))] = request["job"]
+            _reap(sock, children)
+
+
+def _kill(children: dict[int, int], job: int) -> None:
+    """Kill a job's process group; the child is not reaped yet, so its pid is still its own."""
+    for pid, key in children.items():
+        if key == job:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:  # not in its own session yet: no descendants either
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+
+def _reap(sock: socket.socket, children: dict[int, int]) -> None:
+    """Report every finished child, after killing what it left in its process group."""
+    while children:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None:
+            return
+        try:
+            os.killpg(info.si_pid, signal.SIGKILL)  # leftovers; the group id is still reserved
+        except (ProcessLookupError, PermissionError):
+            pass
+        _, status = os.waitpid(info.si_pid, 0)
+        job = children.pop(info.si_pid, None)
+        if job is not None:
+            _send(sock, {"job": job, "exit": os.waitstatus_to_exitcode(status)})
+
+
+def _start(sock: socket.socket, index: TestIndex, request: dict[str, Any],
+           wake: tuple[int, int]) -> int:
+    """Fork the child that resolves (imports) and runs the list, and report its pid."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        code = EXIT_CHILD_BROKEN
+        try:
+            code = _child(request, index, sock, wake)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+    _send(sock, {"job": request["job"], "pid": pid})
+    return pid
+
+
+def _child(request: dict[str, Any], index: TestIndex, sock: socket.socket,
+           wake: tuple[int, int]) -> int:
+    """Become a fresh-looking test process: own session, output, TMPDIR, and test imports."""
+    os.setsid()
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    sock.close()
+    for fd in wake:
+        os.close(fd)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    out = os.open(request["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(out)
+    os.environ["TMPDIR"] = request["tmpdir"]
+    tempfile.tempdir = None
+    try:
+        if request.get("discover_all"):
+            index.discover_all()
+        cases = index.resolve(read_ids(request["list"]))
+    except ListError as error:
+        write_error(request["error_file"], error)
+        return EXIT_LIST_ERROR
+    with open(request["stream"], "wb", buffering=0) as stream:
+        run_cases(cases, stream)
+    import atexit
+
+    atexit._run_exitfuncs()  # a fresh interpreter would run them at exit
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Connect to the parent, preload what it asked for, then serve."""
+    parser = argparse.ArgumentParser(prog="python -m isolate.running.forkserver")
+    parser.add_argument("--socket", required=True)
+    parser.add_argument("--preload", help="file of ids whose modules to import up front")
+    parser.add_argument("runner_args", nargs=argparse.REMAINDER)
+    opts = parser.parse_args(argv)
+    import subunit.test_results  # noqa: F401 - imported once here, not in every child
+    import testtools  # noqa: F401
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(opts.socket)
+    index = TestIndex(parse_runner_args(opts.runner_args))
+    if opts.preload:
+        for test_id in read_ids(opts.preload):
+            try:
+                index.resolve([test_id])
+            except ListError:
+                pass  # reported by the child of a list holding it
+    _send(sock, {"ready": os.getpid()})
+    serve(sock, index)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

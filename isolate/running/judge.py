@@ -1,0 +1,216 @@
+"""Judge one repetition from what its process left behind: the subunit stream, the error file,
+the exit status and whether it was killed for time.
+
+The subunit runners exit 0 whatever the tests did, so the exit status says little; the stream
+is the truth. It is also the only proof that the list ran in the requested order, so the order
+is checked here and a mismatch is an ``error`` outcome, never a silent result (design §3).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from isolate.running.signature import signature_from_traceback, signatures_match
+
+FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
+KINDS = (FAIL, PASS, TIMEOUT, CRASH, ERROR)
+EXIT_LIST_ERROR = 3  # isolate.running.child's status when the list cannot run
+_FIXTURE_RE = re.compile(
+    r"^(?P<fixture>setUpClass|tearDownClass|setUpModule|tearDownModule|doClassCleanups|"
+    r"doModuleCleanups) \((?P<owner>.+)\)$"
+)
+_PARSER_ID = "subunit.parser"
+_FINAL = {"success", "fail", "skip", "xfail", "uxsuccess"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one repetition did, judged for the target test only.
+
+    ``kind`` is fail/pass/timeout/crash/error; ``reproduced`` says whether it counts as a
+    reproduction of the recorded failure (a ``fail`` whose signature matches, or any ``fail``
+    with no record or ``any_failure``; a ``crash`` too when the recorded failure was a crash).
+    ``ran`` lists the ids that started, in stream order.
+    """
+
+    kind: str
+    seconds: float
+    signature: str | None
+    message: str
+    reproduced: bool = False
+    details: str = ""
+    ran: tuple[str, ...] = ()
+    returncode: int | None = None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """How to tell a reproduction from another failure."""
+
+    signature: str | None = None
+    any_failure: bool = False
+    count_crashes: bool = False
+
+    def reproduces(self, kind: str, signature: str | None) -> bool:
+        """Whether an outcome of ``kind`` with ``signature`` reproduces the recorded failure."""
+        if kind == CRASH:
+            return self.count_crashes
+        if kind != FAIL:
+            return False
+        return self.any_failure or signatures_match(self.signature, signature)
+
+
+@dataclass
+class _Occurrence:
+    test_id: str
+    status: str = "inprogress"
+    files: dict[str, bytearray] = field(default_factory=dict)
+
+    def text(self, name: str) -> str:
+        return bytes(self.files.get(name, b"")).decode("utf-8", "replace")
+
+
+def read_stream(path: Path) -> list[_Occurrence]:
+    """Every test occurrence in a subunit v2 file, in stream order (repeats kept apart)."""
+    from subunit import ByteStreamToStreamResult
+    from testtools import StreamResult
+
+    occurrences: list[_Occurrence] = []
+    open_by_id: dict[str, _Occurrence] = {}
+
+    class Recorder(StreamResult):
+        def status(  # type: ignore[override]  # testtools passes everything by keyword
+            self, test_id: str | None = None, test_status: str | None = None, **kw: Any
+        ) -> None:
+            if test_id is None or test_status == "exists":
+                return
+            occ = open_by_id.get(test_id)
+            if occ is None or test_status == "inprogress" and occ.status != "inprogress":
+                occ = open_by_id[test_id] = _Occurrence(test_id)
+                occurrences.append(occ)
+            if kw.get("file_name") and kw.get("file_bytes"):
+                occ.files.setdefault(kw["file_name"], bytearray()).extend(kw["file_bytes"])
+            if test_status and test_status != "inprogress":
+                occ.status = test_status
+                if test_status in _FINAL:
+                    open_by_id.pop(test_id, None)
+
+    with open(path, "rb") as stream:
+        ByteStreamToStreamResult(stream, non_subunit_name=None).run(Recorder())
+    return occurrences
+
+
+def judge(
+    *,
+    ids: list[str],
+    target: str,
+    stream: Path,
+    error_file: Path,
+    output: Path,
+    returncode: int | None,
+    timed_out: bool,
+    seconds: float,
+    expect: Expectation,
+) -> Outcome:
+    """The outcome of one repetition (see module docstring for the rules)."""
+
+    def outcome(kind: str, message: str, signature: str | None = None, details: str = "",
+                ran: tuple[str, ...] = ()) -> Outcome:
+        return Outcome(kind, seconds, signature, message, expect.reproduces(kind, signature),
+                       details, ran, returncode)
+
+    if error_file.exists():
+        text = error_file.read_text(encoding="utf-8", errors="replace")
+        first, _, rest = text.partition("\n")
+        return outcome(ERROR, first.strip() or "the list could not run", details=rest)
+    if not stream.exists():
+        if timed_out:
+            return outcome(TIMEOUT, f"timed out after {seconds:.1f}s before any test started")
+        return outcome(ERROR, f"the test command {_status(returncode)} before running any test"
+                       f"{_last_output(output)}; fix: run the project's test command by hand "
+                       "and check it starts")
+    occurrences = read_stream(stream)
+    fixtures = [o for o in occurrences if _FIXTURE_RE.match(o.test_id)]
+    tests = [o for o in occurrences if o.test_id != _PARSER_ID and not _FIXTURE_RE.match(o.test_id)]
+    ran = tuple(o.test_id for o in tests)
+    expected = _expected_order(ids, fixtures)
+    for position, test_id in enumerate(ran):
+        if position >= len(expected) or expected[position] != test_id:
+            want = expected[position] if position < len(expected) else "nothing"
+            return outcome(ERROR, f"order mismatch at position {position + 1}: ran {test_id!r}, "
+                           f"the list has {want!r}; the runner did not keep the list's order",
+                           ran=ran)
+    mine = [o for o in tests if o.test_id == target]
+    if mine and mine[-1].status in _FINAL:
+        occ = mine[-1]
+        if occ.status in ("fail", "uxsuccess"):
+            text = _traceback_text(occ)
+            sig = signature_from_traceback(text)
+            return outcome(FAIL, f"target failed: {sig or occ.status}", sig, text, ran)
+        if occ.status == "skip":
+            return outcome(PASS, "target was skipped: " + occ.text("reason").strip(), ran=ran)
+        return outcome(PASS, "target passed", ran=ran)
+    for fixture in fixtures:
+        if _covers(fixture, target) and fixture.status in ("fail", "uxsuccess"):
+            text = _traceback_text(fixture)
+            sig = signature_from_traceback(text)
+            return outcome(FAIL, f"target's {fixture.test_id} failed: {sig}", sig, text, ran)
+    if timed_out:
+        where = f" while running {tests[-1].test_id!r}" if tests and tests[-1].status == "inprogress" else ""
+        return outcome(TIMEOUT, f"timed out after {seconds:.1f}s{where}", ran=ran)
+    if tests and tests[-1].status == "inprogress":
+        where = f"while running {tests[-1].test_id!r}"
+    elif tests:
+        where = f"after {tests[-1].test_id!r}"
+    else:
+        where = "before the first test"
+    return outcome(CRASH, f"the test process {_status(returncode)} {where}, before the target "
+                   f"finished{_last_output(output)}", ran=ran)
+
+
+def _expected_order(ids: list[str], fixtures: list[_Occurrence]) -> list[str]:
+    """The list minus the tests a failed setUpClass/setUpModule kept from starting."""
+    blocked = [f for f in fixtures if f.test_id.startswith(("setUpClass", "setUpModule"))]
+    return [i for i in ids if not any(_covers(f, i) for f in blocked)]
+
+
+def _covers(fixture: _Occurrence, test_id: str) -> bool:
+    """Whether a class/module fixture error belongs to ``test_id``'s class or module."""
+    match = _FIXTURE_RE.match(fixture.test_id)
+    if not match:
+        return False
+    owner = match.group("owner")
+    base = test_id.split("(", 1)[0]
+    if "Class" in match.group("fixture"):
+        return base.rsplit(".", 1)[0] == owner
+    return base.startswith(owner + ".")
+
+
+def _traceback_text(occ: _Occurrence) -> str:
+    names = sorted(n for n in occ.files if n.startswith("traceback"))
+    return "\n".join(occ.text(n) for n in names)
+
+
+def _status(returncode: int | None) -> str:
+    if returncode is None:
+        return "stopped"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"was killed by {name}"
+    return f"exited with status {returncode}"
+
+
+def _last_output(output: Path) -> str:
+    """The last line the process printed, to name the cause of an early death."""
+    try:
+        lines = [l.strip() for l in output.read_text(errors="replace").splitlines() if l.strip()]
+    except OSError:
+        return ""
+    return f" (last output: {lines[-1][:200]})" if lines else ""

@@ -1,0 +1,101 @@
+"""The order-keeping replay of a pytest list, as a plugin *inside* the test process.
+
+Loaded only by isolate's runner (never through an entry point), as
+``python -m pytest -p isolate.running.pytest_child -p no:isolate -p no:randomly -p no:xdist
+-p no:cacheprovider --isolate-list FILE --isolate-stream FILE --isolate-error-file FILE PATHS``
+(see :func:`isolate.running.project.pytest_command`). It is the pytest twin of :mod:`isolate.running.child`:
+
+* after every other plugin has touched the collected items (``trylast``), it keeps exactly the
+  listed node ids, in the listed order, and deselects the rest;
+* listed ids that were not collected make it write a one-line reason (then details) to the error
+  file and exit 3 before any test runs; a collection error of a needed file is named as the cause;
+* it writes subunit v2 to the stream file with the recorder of :mod:`isolate.orders.pytest_plugin`
+  (same statuses and failure texts as a recording, so signatures compare like with like).
+
+The recording plugin (``isolate``) is blocked in a replay so that an ``isolate_record`` ini value
+or ``--isolate-record`` in ``addopts`` writes nothing into the project; its option and ini names
+are registered here as no-ops so such configurations still parse, and so are xdist's usual
+options (``addopts = -n auto --dist loadfile``): the replay runs in this one process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from isolate.orders.pytest_plugin import Recorder
+
+EXIT_LIST_ERROR = 3
+_LIST, _STREAM, _ERROR = "isolate_list", "isolate_stream", "isolate_error_file"
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    group = parser.getgroup("isolate-replay", "isolate replay (internal)")
+    group.addoption("--isolate-list", dest=_LIST, default=None, help="node ids to run, in order")
+    group.addoption("--isolate-stream", dest=_STREAM, default=None, help="subunit v2 output file")
+    group.addoption("--isolate-error-file", dest=_ERROR, default=None, help="why the list cannot run")
+    group.addoption("--isolate-record", dest="isolate_record", default=None, help="ignored in a replay")
+    parser.addini("isolate_record", default="", help="ignored in a replay")
+    if not pluginmanager.is_blocked("xdist"):
+        return
+    # xdist is off in a replay; its usual options in addopts (-n auto --dist loadfile) still parse
+    group._addoption(  # a lowercase short option, as xdist itself registers it
+        "-n", "--numprocesses", dest="numprocesses", default=None, help="ignored in a replay")
+    group.addoption("--maxprocesses", dest="maxprocesses", default=None, help="ignored in a replay")
+    group.addoption("--dist", dest="dist", default="no", help="ignored in a replay")
+    group.addoption("--max-worker-restart", dest="maxworkerrestart", default=None, help="ignored in a replay")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption(_LIST) and config.getoption(_STREAM) and config.getoption(_ERROR):
+        config.pluginmanager.register(Replay(config), "isolate-replay")
+
+
+class Replay:
+    """Orders the items like the list and records their results."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        text = Path(config.getoption(_LIST)).read_text(encoding="utf-8")
+        self.ids = [line.strip() for line in text.splitlines() if line.strip()]
+        self.stream = Path(config.getoption(_STREAM))
+        self.error_file = Path(config.getoption(_ERROR))
+        self.collect_errors: list[pytest.CollectReport] = []
+        self.config = config
+        # Every listed id was collected (or the list errors out before running): a broken file
+        # the list does not need (collected by --discover-all) must not stop the run.
+        config.option.continue_on_collection_errors = True
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collect_errors.append(report)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        by_id = {item.nodeid: item for item in items}
+        missing = [i for i in self.ids if i not in by_id]
+        if missing:
+            self._fail(missing)
+        wanted = set(self.ids)
+        others = [item for item in items if item.nodeid not in wanted]
+        items[:] = [by_id[i] for i in self.ids]
+        if others:
+            self.config.hook.pytest_deselected(items=others)
+        self.config.pluginmanager.register(Recorder(self.stream, "main"), "isolate-replay-recorder")
+
+    def _fail(self, missing: list[str]) -> None:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        first = missing[0]
+        path = first.split("::", 1)[0]
+        broken = [r for r in self.collect_errors if r.nodeid.split("::", 1)[0] == path]
+        if broken:
+            last = (broken[0].longreprtext.strip().splitlines() or ["collection error"])[-1]
+            message = (f"cannot collect {path!r} (needed by {first!r}){more}: {last.strip()}; fix: "
+                       "make the file importable or remove its tests from the list")
+            details = broken[0].longreprtext
+        else:
+            message = (f"unknown test id {first!r}{more}: pytest did not collect it (or -k/-m "
+                       "deselected it); fix: correct or remove it from the list")
+            details = "\n".join(missing)
+        self.error_file.write_text(f"{message}\n{details}", encoding="utf-8")
+        pytest.exit(message, returncode=EXIT_LIST_ERROR)

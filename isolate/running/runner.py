@@ -1,0 +1,208 @@
+"""Run an ordered list of test ids, once per repetition, in a fresh process, and judge the target.
+
+This is what a hunt spends its time on, so it does only what stestr's ``run --load-list`` cannot:
+it keeps the list's order (verified from the emitted stream), names unknown ids instead of
+dropping them, never touches ``.stestr/`` or ``.testrepository/``, and starts as little as
+possible per repetition. Each repetition runs in its own process group (``start_new_session``)
+with its own temporary directory as ``TMPDIR`` and the project root as cwd; a per-run timeout
+kills the whole group, and the group is killed again once its leader exits so that daemons a test
+forked do not outlive the run. Should this process die without cleaning up (SIGKILL), a small
+watchdog (:mod:`isolate.running.executors.reaper`; the fork server itself in fork mode) kills the running groups.
+
+The Runner schedules repetitions and judges each (judge.py); where and how one repetition runs is
+an executor's business (executors/): ``fresh`` starts the project's interpreter (or testr
+command) per repetition; ``fork`` keeps one :mod:`isolate.running.forkserver` per Runner and forks
+per repetition (faster; the interpreter's start-up state, e.g. the str hash seed, is shared).
+
+Ctrl-C: :meth:`Runner.run` kills every running group and raises :class:`Interrupted`, which
+carries the outcomes that finished.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from isolate.errors import UserError
+from isolate.running.executors.base import Executor, Job
+from isolate.running.executors.fork import ForkExecutor
+from isolate.running.executors.local import LocalExecutor
+from isolate.running.executors.processes import Launcher
+from isolate.running.executors.reaper import Reaper
+from isolate.running.judge import CRASH, ERROR, FAIL, KINDS, PASS, TIMEOUT, Expectation, Outcome, judge
+from isolate.running.project import Project
+
+__all__ = ["CRASH", "ERROR", "FAIL", "KINDS", "PASS", "TIMEOUT", "Interrupted", "Outcome", "Runner"]
+MODES = ("fresh", "fork")
+
+
+class Interrupted(Exception):
+    """Ctrl-C during :meth:`Runner.run`: every job was killed; ``outcomes`` finished before."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        super().__init__(f"interrupted after {len(outcomes)} finished runs")
+        self.outcomes = outcomes
+
+
+class Runner:
+    """Runs lists for one project; a context manager because it owns temp state and an executor.
+
+    ``expected_signature`` is the recorded failure's signature (see :mod:`isolate.running.signature`);
+    a ``fail`` only counts as ``reproduced`` when it matches, unless ``any_failure``.
+    ``count_crashes`` makes a crash count as reproduction (the recorded failure was a crash).
+    ``discover_all`` imports the whole test tree first, as stestr does, for failures that need
+    some other module's import-time side effects. ``preload`` (fork mode only) names ids whose
+    modules the server imports once, sharing their import-time state (see isolate.running.forkserver).
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        *,
+        mode: str = "fresh",
+        timeout: float | None = None,
+        expected_signature: str | None = None,
+        any_failure: bool = False,
+        count_crashes: bool = False,
+        discover_all: bool = False,
+        preload: Sequence[str] = (),
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        if timeout is not None and timeout <= 0:
+            raise ValueError("timeout must be positive")
+        if mode == "fork" and project.kind == "pytest":
+            raise UserError("the fork server cannot run pytest projects; fix: drop --fork-server")
+        self.project = project
+        self.mode = mode
+        self.timeout = timeout
+        self.expect = Expectation(expected_signature, any_failure, count_crashes)
+        self.discover_all = discover_all
+        self.preload = tuple(preload)
+        self._tmp: Path | None = None
+        self._reaper: Reaper | None = None  # cleans up if this process dies without close()
+        self._executor: Executor | None = None
+        self._seq = 0
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the executor and delete the temporary state."""
+        if self._executor is not None:
+            self._executor.close()
+            self._executor = None
+        if self._reaper is not None:
+            self._reaper.close()
+            self._reaper = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def run(
+        self,
+        ids: Sequence[str],
+        target: str,
+        *,
+        times: int | None = 1,
+        jobs: int = 1,
+        until_failure: bool = False,
+        on_outcome: Callable[[Outcome], None] | None = None,
+    ) -> list[Outcome]:
+        """Run ``ids`` in order ``times`` times, ``jobs`` at once; one Outcome per finished run.
+
+        ``times=None`` (only with ``until_failure``) repeats until a reproduction. A run stops
+        early at the first ``error`` (the list cannot run; repeating would not change that) and,
+        with ``until_failure``, at the first reproduction; runs still in flight then are killed
+        and not reported.
+        """
+        ids = list(ids)
+        if not ids:
+            raise UserError("the test list is empty; fix: give at least the target test id")
+        if target not in ids:
+            raise UserError(f"target {target!r} is not in the list; fix: add it or pick another")
+        if times is None and not until_failure:
+            raise ValueError("times=None needs until_failure")
+        if (times is not None and times < 1) or jobs < 1:
+            raise ValueError("times and jobs must be at least 1")
+        list_file = self._workdir() / f"list-{self._next()}.txt"
+        list_file.write_text("".join(i + "\n" for i in ids), encoding="utf-8")
+        executor = self._executor_for_mode()
+        outcomes: list[Outcome] = []
+        started, stop = 0, False
+        finished: list[Job] = []  # judged after their replacements started, off the critical path
+        trash: list[Path] = []  # their directories, deleted while the next jobs run
+        try:
+            while True:
+                while not stop and executor.running < jobs and (times is None or started < times):
+                    executor.launch(self._new_job(), list_file, ids)
+                    started += 1
+                while finished:
+                    job = finished.pop(0)
+                    trash.append(job.dir)
+                    outcome = self._judge(job, ids, target)
+                    outcomes.append(outcome)
+                    if on_outcome is not None:
+                        on_outcome(outcome)
+                    if outcome.kind == ERROR or (until_failure and outcome.reproduced):
+                        stop = True  # the jobs started meanwhile are killed, not reported
+                if stop and executor.running:
+                    executor.kill_all()
+                _remove(trash)
+                if not executor.running:
+                    break
+                finished += executor.wait()
+        except KeyboardInterrupt:
+            executor.kill_all()
+            raise Interrupted(outcomes) from None
+        finally:
+            executor.kill_all()
+            list_file.unlink(missing_ok=True)
+            _remove(trash)
+        return outcomes
+
+    def _next(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _workdir(self) -> Path:
+        if self._tmp is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="isolate-run-"))
+            self._reaper = Reaper(self._tmp)
+        return self._tmp
+
+    def _executor_for_mode(self) -> Executor:
+        if self._executor is None:
+            launcher = Launcher(self.project, self._workdir(), self.discover_all)
+            if self.mode == "fork":
+                self._executor = ForkExecutor(launcher, self.timeout, self.preload)
+            else:
+                assert self._reaper is not None
+                self._executor = LocalExecutor(launcher, self.timeout, self._reaper)
+        return self._executor
+
+    def _new_job(self) -> Job:
+        key = self._next()
+        jobdir = self._workdir() / f"job-{key}"
+        (jobdir / "tmp").mkdir(parents=True)
+        return Job(key, jobdir, time.monotonic())
+
+    def _judge(self, job: Job, ids: list[str], target: str) -> Outcome:
+        return judge(
+            ids=ids, target=target, stream=job.path("stream.subunit"),
+            error_file=job.path("error.txt"), output=job.path("output.txt"),
+            returncode=job.returncode, timed_out=job.timed_out,
+            seconds=job.ended - job.started, expect=self.expect,
+        )
+
+
+def _remove(directories: list[Path]) -> None:
+    for directory in directories:
+        shutil.rmtree(directory, ignore_errors=True)
+    directories.clear()

@@ -1,0 +1,36 @@
+"""The one entry point of the search: pick the strategy, ask it for the next query or the verdict.
+
+Pure (no I/O, no clock, no randomness): the hunt calls it after every batch of runs with the
+full journal of observations, so a killed hunt that is resumed from its journal continues
+identically.  Strategy "isolate" is the Bayesian search; "manual", "halving" and "ddmin" replay
+the human recipe and the peers' procedures from the same journal, so users and the benchmark
+compare strategies through one code path.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
+from isolate.search.strategies import bayesian, manual
+
+STRATEGIES: dict[str, Strategy] = {
+    "isolate": bayesian.decide,
+    "manual": manual.decide,
+    "halving": manual.decide,
+    "ddmin": manual.decide,
+}
+
+
+def decide(
+    problem: Problem,
+    observations: Sequence[Observation],
+    settings: Settings = Settings(),
+    *,
+    batch: int = 1,
+) -> Query | Verdict:
+    """The next query to run, or the verdict.  Pure and deterministic."""
+    strategy = STRATEGIES.get(settings.strategy)
+    if strategy is None:
+        raise ValueError(f"unknown strategy {settings.strategy!r}")
+    return strategy(problem, observations, settings, batch=batch)

@@ -1,0 +1,315 @@
+"""Simulated suites with known ground truth, for `isolate plan` and the benchmark.
+
+Pure: no processes, no clock; randomness only from the random.Random the caller passes.
+A suite is a Problem (what the engine sees) plus a Truth (what really makes the victim
+fail).  The truth is a list of independent causes, each a set of tests that must all run
+before the victim and then makes it fail with some probability, optionally undone by a
+later "cleaner"; plus a background rate at which the victim fails whatever ran.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from isolate.search.decide import decide
+from isolate.search.model import (
+    Observation,
+    Problem,
+    Query,
+    Settings,
+    Verdict,
+    carry_over,
+    run_cost,
+    without,
+)
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Tests that together pollute the victim (fails with `rate` once all have run)."""
+
+    members: frozenset[int]
+    rate: float
+    cleaner: int = -1  # a test after the members that undoes the pollution...
+    clean_rate: float = 0.0  # ...with this probability
+
+
+@dataclass(frozen=True)
+class Truth:
+    """Ground truth.  `answer` is the right culprit set (empty = "fails alone");
+    a verdict naming a non-empty subset of one of `acceptable` also counts as right
+    (cumulative leaks: any of the leakers)."""
+
+    causes: tuple[Cause, ...]
+    background: float
+    answer: frozenset[int]
+    acceptable: tuple[frozenset[int], ...] = ()
+
+    def fail_probability(self, included: frozenset[int]) -> float:
+        survive = 1.0 - self.background
+        for cause in self.causes:
+            if cause.members <= included:
+                rate = cause.rate
+                if cause.cleaner >= 0 and cause.cleaner in included:
+                    rate *= 1.0 - cause.clean_rate
+                survive *= 1.0 - rate
+        return 1.0 - survive
+
+
+@dataclass(frozen=True)
+class Suite:
+    problem: Problem
+    truth: Truth
+
+
+def lognormal_durations(rng: random.Random, n: int, median: float = 0.2, sigma: float = 1.0) -> tuple[float, ...]:
+    """Test durations: log-normal with the given median; sigma=1 gives a heavy tail
+    (mean = 1.65 x median, 1% of tests over 10 x median)."""
+    mu = math.log(median)
+    return tuple(math.exp(rng.gauss(mu, sigma)) for _ in range(n))
+
+
+def make_problem(n: int, durations: tuple[float, ...], victim_duration: float, startup: float) -> Problem:
+    return Problem(
+        predecessors=tuple(f"tests.test_{i:04d}" for i in range(n)),
+        victim="tests.test_victim",
+        durations=durations,
+        victim_duration=victim_duration,
+        startup=startup,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Running a query against the truth
+
+
+def simulate_query(suite: Suite, query: Query, rng: random.Random) -> list[Observation]:
+    """Run the query: up to query.runs runs, stopping at the first failure when asked.
+    Passing streaks are returned as one Observation with a count (same evidence)."""
+    included = frozenset(query.included)
+    f = suite.truth.fail_probability(included)
+    cost = run_cost(suite.problem, query.included)
+    k = query.runs
+    if not query.until_failure:
+        fails = sum(1 for _ in range(k) if rng.random() < f)
+        out = []
+        if k - fails:
+            out.append(Observation(included, False, cost * (k - fails), k - fails))
+        if fails:
+            out.append(Observation(included, True, cost * fails, fails))
+        return out
+    if f >= 1.0:
+        passes = 0
+    elif f <= 0.0:
+        passes = k
+    else:
+        u = 1.0 - rng.random()  # in (0, 1]
+        passes = int(math.log(u) / math.log1p(-f))
+    out = []
+    if passes >= k:
+        out.append(Observation(included, False, cost * k, k))
+        return out
+    if passes:
+        out.append(Observation(included, False, cost * passes, passes))
+    out.append(Observation(included, True, cost, 1))
+    return out
+
+
+@dataclass(frozen=True)
+class Trial:
+    """Outcome of one simulated hunt."""
+
+    kind: str
+    culprits: frozenset[int]
+    confidence: float
+    correct: bool
+    runs: int
+    seconds: float
+    calls: int
+
+
+def judge(truth: Truth, kind: str, culprits: frozenset[int]) -> bool:
+    """Exact-set accuracy: the verdict names exactly the right set (or fails-alone)."""
+    if not truth.answer:
+        return kind == "fails-alone"
+    if kind != "polluter":
+        return False
+    return culprits == truth.answer or any(culprits <= a for a in truth.acceptable)
+
+
+def hunt(
+    suite: Suite,
+    settings: Settings,
+    rng: random.Random,
+    *,
+    batch: int = 1,
+    observations: tuple[Observation, ...] = (),
+) -> tuple[Verdict, tuple[Observation, ...], int]:
+    """Drive decide() against the truth until it returns a verdict."""
+    obs = list(observations)
+    calls = 0
+    while True:
+        step = decide(suite.problem, obs, settings, batch=batch)
+        calls += 1
+        if isinstance(step, Verdict):
+            return step, tuple(obs), calls
+        obs.extend(simulate_query(suite, step, rng))
+
+
+def hunt_all(suite: Suite, settings: Settings, rng: random.Random, *, max_culprits: int = 2) -> Trial:
+    """Report polluters one after another: after each polluter verdict, hunt again with
+    it removed (model.without), carrying over the runs that did not include it.
+    Stops at a non-polluter verdict or once `max_culprits` culprit sets are found (a
+    further round would only confirm that no polluter is left; see docs/search.md)."""
+    problem, truth = suite.problem, suite.truth
+    index = list(range(len(problem.predecessors)))  # current index -> original index
+    found: set[int] = set()
+    obs: tuple[Observation, ...] = ()
+    runs = 0
+    seconds = 0.0
+    calls = 0
+    conf = 1.0
+    kind = "undecided"
+    rounds = 0
+    while True:
+        before_runs = sum(o.count for o in obs)
+        before_secs = sum(o.seconds for o in obs)
+        verdict, obs, c = hunt(Suite(problem, _remap(truth, index)), settings, rng, observations=obs)
+        runs += sum(o.count for o in obs) - before_runs
+        seconds += sum(o.seconds for o in obs) - before_secs
+        calls += c
+        rounds += 1
+        conf = min(conf, verdict.confidence)
+        kind = verdict.kind
+        if verdict.kind != "polluter":
+            if found and verdict.kind in ("not-reproduced", "fails-alone"):
+                kind = "polluter"
+            break
+        found.update(index[i] for i in verdict.culprits)
+        if rounds >= max_culprits:
+            break
+        drop = set(verdict.culprits)
+        obs = carry_over(problem, obs, drop)
+        problem = without(problem, drop)
+        index = [i for j, i in enumerate(index) if j not in drop]
+    culprits = frozenset(found)
+    return Trial(kind, culprits, conf, judge(suite.truth, kind, culprits), runs, seconds, calls)
+
+
+def trial(suite: Suite, settings: Settings, rng: random.Random, *, batch: int = 1) -> Trial:
+    """One hunt for a single culprit set (or none)."""
+    verdict, obs, calls = hunt(suite, settings, rng, batch=batch)
+    culprits = frozenset(verdict.culprits)
+    return Trial(verdict.kind, culprits, verdict.confidence,
+                 judge(suite.truth, verdict.kind, culprits),
+                 verdict.runs, verdict.seconds, calls)
+
+
+def _remap(truth: Truth, index: list[int]) -> Truth:
+    """The truth seen through a reduced problem (index: new position -> original)."""
+    back = {orig: new for new, orig in enumerate(index)}
+    causes = []
+    for cause in truth.causes:
+        if not cause.members <= back.keys():
+            continue  # a removed culprit: its cause can no longer act
+        causes.append(replace(
+            cause,
+            members=frozenset(back[i] for i in cause.members),
+            cleaner=back.get(cause.cleaner, -1),
+        ))
+    return replace(truth, causes=tuple(causes))
+
+
+# ---------------------------------------------------------------------------
+# The scenario grid of design.md §6
+
+SCENARIOS: tuple[str, ...] = (
+    "single p=1", "single p=0.5", "single p=0.2", "single p=1/30", "single p=1/100",
+    "pair p=0.5", "two p=0.5+0.1",
+    "none q=0.003", "none q=0.01", "none q=0.05",
+    "single p=0.2 q=0.01", "cleaner p=0.5", "cumulative 8x",
+)
+
+
+def _rate(text: str) -> float:
+    if "/" in text:
+        a, b = text.split("/")
+        return float(a) / float(b)
+    return float(text)
+
+
+def make_suite(
+    rng: random.Random,
+    n: int,
+    causes: Callable[[random.Random, int], tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]],
+    background: float = 0.0,
+    startup: float | None = None,
+) -> Suite:
+    durations = lognormal_durations(rng, n)
+    victim = lognormal_durations(rng, 1)[0]
+    start = rng.uniform(1.0, 3.0) if startup is None else startup
+    cs, answer, acceptable = causes(rng, n)
+    return Suite(make_problem(n, durations, victim, start), Truth(cs, background, answer, acceptable))
+
+
+def scenario(name: str, n: int, rng: random.Random) -> Suite:
+    """A random suite of the named scenario (positions, durations and start-up drawn)."""
+    kind, _, rest = name.partition(" ")
+    params = dict(part.split("=") for part in rest.split() if "=" in part)
+    if kind == "single":
+        p = _rate(params["p"])
+
+        def one(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            i = r.randrange(n)
+            return (Cause(frozenset({i}), p),), frozenset({i}), ()
+
+        return make_suite(rng, n, one, background=_rate(params.get("q", "0")))
+    if kind == "pair":
+        p = _rate(params["p"])
+
+        def pair(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            s = frozenset(r.sample(range(n), 2))
+            return (Cause(s, p),), s, ()
+
+        return make_suite(rng, n, pair)
+    if kind == "two":
+        pa, pb = (_rate(x) for x in params["p"].split("+"))
+
+        def two(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            a, b = r.sample(range(n), 2)
+            return (Cause(frozenset({a}), pa), Cause(frozenset({b}), pb)), frozenset({a, b}), ()
+
+        return make_suite(rng, n, two)
+    if kind == "none":
+        def nothing(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            return (), frozenset(), ()
+
+        return make_suite(rng, n, nothing, background=_rate(params["q"]))
+    if kind == "cleaner":
+        p = _rate(params["p"])
+
+        def cleaner(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            a, c = sorted(r.sample(range(n), 2))
+            return (Cause(frozenset({a}), p, cleaner=c, clean_rate=0.5),), frozenset({a}), ()
+
+        return make_suite(rng, n, cleaner)
+    if kind == "cumulative":
+        k = int(rest.rstrip("x"))
+        # each leaker adds a little; together they make the full list fail 30% of runs
+        eps = 1.0 - 0.7 ** (1.0 / k)
+
+        def leak(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            members = r.sample(range(n), min(k, n))
+            causes = tuple(Cause(frozenset({i}), eps) for i in members)
+            return causes, frozenset(members), (frozenset(members),)
+
+        return make_suite(rng, n, leak)
+    raise ValueError(f"unknown scenario {name!r}")
+
+
+def is_multi(name: str) -> bool:
+    """Scenarios whose answer needs several rounds (independent polluters)."""
+    return name.startswith("two")

@@ -1,0 +1,57 @@
+"""The hunt directory's journal and step files, on real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from isolate.hunt.journal import Entry, Position, append_journal, journal_since, read_journal
+from isolate.hunt.store import Hunt, read_steps
+
+
+def entry(step: int, reproduced: bool = False) -> Entry:
+    return Entry(step, "fail" if reproduced else "pass", reproduced, 0.5)
+
+
+def test_an_entry_appended_after_a_cut_line_is_kept(tmp_path: Path) -> None:
+    hunt = Hunt(tmp_path, {})
+    (tmp_path / "journal.jsonl").write_text('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 1}\n'
+                                           '{"step": 0, "outc')  # a crash cut the last write
+    append_journal(hunt, [entry(1, True), entry(2)])
+    entries, warnings = read_journal(hunt)
+    assert [e.step for e in entries] == [0, 1, 2]
+    assert entries[1].reproduced
+    assert warnings == [f"skipped corrupt line 2 of {tmp_path / 'journal.jsonl'}; the other entries are kept"]
+
+
+def test_reading_since_a_position_sees_each_entry_once(tmp_path: Path) -> None:
+    hunt = Hunt(tmp_path, {})
+    append_journal(hunt, [entry(0), entry(0, True)])
+    first, warnings, pos = journal_since(hunt, Position())
+    assert [e.reproduced for e in first] == [False, True] and not warnings
+    same, _, pos2 = journal_since(hunt, pos)
+    assert same == [] and pos2 == pos
+    with open(tmp_path / "journal.jsonl", "a") as fp:
+        fp.write('{"step": 1, "outc')  # cut: read as corrupt line 3, then ended by the next append
+    cut, warnings, pos = journal_since(hunt, pos)
+    assert cut == [] and warnings[0].startswith("skipped corrupt line 3 ")
+    append_journal(hunt, [entry(2)])
+    later, warnings, pos = journal_since(hunt, pos)
+    assert [e.step for e in later] == [2] and warnings == []
+    append_journal(hunt, [entry(3)])
+    with open(tmp_path / "journal.jsonl", "a") as fp:
+        fp.write("not json\n")
+    last, warnings, _ = journal_since(hunt, pos)
+    assert [e.step for e in last] == [3]
+    assert warnings[0].startswith("skipped corrupt line 6 ")  # numbered as a full read numbers it
+    assert read_journal(hunt)[1][1].startswith("skipped corrupt line 6 ")
+
+
+def test_step_files_already_known_are_not_read_again(tmp_path: Path) -> None:
+    hunt = Hunt(tmp_path, {})
+    hunt.step_path(0).write_text("a\nv\n")
+    steps = read_steps(hunt)
+    assert steps == {0: ("a", "v")}
+    hunt.step_path(0).write_text("changed\n")  # step files never change; a known one is kept
+    hunt.step_path(1).write_text("b\nv\n")
+    assert read_steps(hunt, steps) == {0: ("a", "v"), 1: ("b", "v")}
+    assert read_steps(hunt)[0] == ("changed",)

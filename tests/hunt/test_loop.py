@@ -1,0 +1,323 @@
+"""`isolate bisect` end to end: real stestr runs of the sample suites, real replays, real kills."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from isolate.hunt.store import hunt_name
+
+DETERMINISTIC = (
+    "deterministic_polluter",
+    "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency",
+    ["reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"],
+)
+PAIR = (
+    "polluter_pair",
+    "textpipe.tests.pipeline.test_render.DefaultRenderTest.test_render_normalises_case",
+    ["textpipe.tests.pipeline.test_modes.ModeSwitchTest.test_enable_extended_mode",
+     "textpipe.tests.pipeline.test_plugins.PluginRegistryTest.test_register_shout_plugin"],
+)
+CRASH = (
+    "crashing_worker",
+    "bufpool.tests.test_pool.PoolAuditTest.test_audit_checksums_live_buffers",
+    ["bufpool.tests.test_pool.HandleLifecycleTest.test_hand_off_transfers_ownership"],
+)
+DISK = (
+    "disk_pollution",
+    "stockdb.tests.test_reservations.PendingReportTest.test_no_pending_reservations_on_fresh_store",
+    ["stockdb.tests.test_reservations.DefaultStoreReservationTest.test_reserve_creates_pending_reservation"],
+)
+FLAKY = (
+    "flaky_polluter",
+    "pricecache.tests.test_service.PriceLookupTest.test_apple_list_price",
+    ["pricecache.tests.test_service.DiscountTest.test_full_promo_makes_item_free"],
+)
+ALONE = ("fails_alone", "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit", [])
+RATES = {"SAMPLE_POLLUTION_RATE": "0.5", "SAMPLE_RACE_RATE": "0.3"}
+
+
+def recorded(tmp_path: Path, name: str, victim: str) -> Path:
+    """A suite whose latest stored stestr run has the victim failing (flaky ones: retried)."""
+    suite = copy_suite(name, tmp_path)
+    for _ in range(30):
+        stestr_run(suite, **RATES)
+        proc = isolate(suite, "extract", "--test", victim, "--force")
+        if proc.returncode == 0 and "did not fail" not in proc.stderr:
+            return suite
+    raise AssertionError(f"{victim} never failed in 30 stestr runs")
+
+
+def replay_fails(suite: Path, reproducer: Path) -> bool:
+    """At a pollution rate of 0.5, 30 passing runs in a row happen once in 10^9."""
+    proc = isolate(suite, "replay", str(reproducer), "--times", "30", "--until-failure", "--json", **RATES)
+    outcomes = json.loads(proc.stdout)["outcomes"]
+    return outcomes["fail"] + outcomes["crash"] > 0
+
+
+@pytest.mark.parametrize("case", [DETERMINISTIC, PAIR, CRASH, DISK, FLAKY],
+                         ids=["deterministic", "pair", "crash", "disk", "flaky"])
+def test_names_the_polluters(tmp_path: Path, case: tuple[str, str, list[str]]) -> None:
+    name, victim, culprits = case
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--json", **RATES)
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "polluter"
+    assert sorted(verdict["culprits"]) == sorted(culprits)
+    assert verdict["confidence"] >= 0.99
+    reproducer = Path(verdict["reproducer"])
+    assert reproducer.read_text().split() == [*verdict["culprits"], victim]
+    assert replay_fails(suite, reproducer)
+    hunt = suite / ".isolate" / hunt_name(victim)
+    assert (hunt / "step-000.txt").exists() and (hunt / "journal.jsonl").exists()
+    assert len((hunt / "journal.jsonl").read_text().splitlines()) == verdict["runs"]
+
+
+def test_fails_on_its_own(tmp_path: Path) -> None:
+    name, victim, _ = ALONE
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--json", **RATES)
+    assert proc.returncode == 3, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "fails-alone" and verdict["culprits"] == []
+    assert verdict["confidence"] >= 0.99
+    assert any("alone" in line for line in verdict["evidence"])
+
+
+def test_text_report_and_manual_strategy(tmp_path: Path) -> None:
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim.rsplit(".", 1)[1], "--strategy", "manual", "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "polluted by an earlier test" in proc.stdout
+    assert culprit in proc.stdout
+    assert "reproduce: isolate replay" in proc.stdout and "stestr run --serial --load-list" in proc.stdout
+    assert "step 0:" in proc.stderr  # plain progress lines when not on a terminal
+    settings = json.loads((suite / ".isolate" / hunt_name(victim) / "hunt.json").read_text())
+    assert settings["search"]["strategy"] == "manual"
+
+
+def test_not_reproduced_within_budget(tmp_path: Path) -> None:
+    """A test that never fails: say so with the counts, name no culprit."""
+    name, victim, _ = DETERMINISTIC
+    suite = copy_suite(name, tmp_path)
+    stestr_run(suite)
+    passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
+    extracted = isolate(suite, "extract", "--test", passing)
+    assert extracted.returncode == 0 and "did not fail" in extracted.stderr, extracted.stderr
+    proc = isolate(suite, "bisect", passing, "--max-runs", "6", "--json")
+    assert proc.returncode == 4, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "not-reproduced" and verdict["culprits"] == []
+    assert verdict["runs"] <= 6 and "0/" in verdict["evidence"][0]
+
+
+def wait_for_lines(path: Path, count: int, proc: subprocess.Popen[bytes], limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.exists() and len(path.read_bytes().splitlines()) >= count:
+            return
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.02)
+    raise AssertionError(f"journal never reached {count} lines")
+
+
+def test_sigkill_at_several_points_then_resume(tmp_path: Path) -> None:
+    name, victim, culprits = FLAKY
+    suite = recorded(tmp_path, name, victim)
+    journal = suite / ".isolate" / hunt_name(victim) / "journal.jsonl"
+    before = b""
+    for point in (1, 4, 9):
+        proc = subprocess.Popen([tool("isolate"), "bisect", victim, "--jobs", "2"], cwd=suite,
+                                env=env(**RATES), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        wait_for_lines(journal, point, proc)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        after = journal.read_bytes()
+        assert after.startswith(before), "a kill must never lose or rewrite journal entries"
+        assert all(json.loads(line)["outcome"] for line in after.splitlines())
+        before = after
+    proc2 = isolate(suite, "bisect", victim, "--json", **RATES)
+    assert proc2.returncode == 0, proc2.stderr
+    assert "stale lock" in proc2.stderr
+    assert json.loads(proc2.stdout)["culprits"] == culprits
+    assert journal.read_bytes().startswith(before)
+
+
+def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path) -> None:
+    name, victim, culprits = FLAKY
+    suite = recorded(tmp_path, name, victim)
+    journal = suite / ".isolate" / hunt_name(victim) / "journal.jsonl"
+    proc = subprocess.Popen([tool("isolate"), "bisect", victim], cwd=suite, env=env(**RATES),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_lines(journal, 3, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Resume with: isolate bisect" in err and b"Traceback" not in err
+    assert not (journal.parent / "lock").exists()
+    kept = journal.read_bytes()
+    resumed = isolate(suite, "resume", victim, "--json", **RATES)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["culprits"] == culprits
+    assert journal.read_bytes().startswith(kept)
+
+
+def test_status_log_and_backtrack(tmp_path: Path) -> None:
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    assert isolate(suite, "bisect", victim, "-q").returncode == 0
+    status = isolate(suite, "status")
+    assert status.returncode == 0, status.stderr
+    assert "done: polluter" in status.stdout and culprit in status.stdout
+    log = isolate(suite, "log", victim)
+    assert log.returncode == 0
+    assert "step   0:" in log.stdout and "full list" in log.stdout and "verdict: polluter" in log.stdout
+    hunt = suite / ".isolate" / hunt_name(victim)
+    total = len((hunt / "journal.jsonl").read_text().splitlines())
+    back = isolate(suite, "backtrack", victim, "0")
+    assert back.returncode == 0, back.stderr
+    kept = len((hunt / "journal.jsonl").read_text().splitlines())
+    assert 0 < kept < total
+    aside = list(hunt.glob("journal.backtracked-*.jsonl"))
+    assert len(aside) == 1 and kept + len(aside[0].read_text().splitlines()) == total
+    assert "paused" in isolate(suite, "status", victim).stdout
+    again = isolate(suite, "bisect", victim, "--json")
+    assert json.loads(again.stdout)["culprits"] == [culprit]
+    assert_user_error(isolate(suite, "backtrack", victim, "99"), "step 99 does not exist")
+
+
+def test_corrupt_journal_line_is_skipped(tmp_path: Path) -> None:
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    hunt = suite / ".isolate" / hunt_name(victim)
+    (hunt / "journal.jsonl").write_text(
+        '{"step": 0, "outcome": "fail", "reproduced": true, "seconds": 0.3}\n{"step": 0, "outc\n'
+    )
+    proc = isolate(suite, "bisect", victim, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "skipped corrupt line 2" in proc.stderr
+    assert json.loads(proc.stdout)["culprits"] == [culprit]
+
+
+def test_live_lock_refuses_a_second_hunt(tmp_path: Path) -> None:
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    hunt = suite / ".isolate" / hunt_name(victim)
+    import socket
+
+    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot}\n")
+    assert_user_error(isolate(suite, "bisect", victim), "already running", f"pid {os.getppid()}")
+    assert (hunt / "lock").exists()
+
+
+def test_bad_input(tmp_path: Path) -> None:
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    assert_user_error(isolate(suite, "bisect", "no_such_test"), "no hunt for", "isolate extract")
+    assert_user_error(isolate(tmp_path, "bisect", "anything"), "no hunt for")
+    assert_user_error(isolate(suite, "bisect", victim, "--confidence", "1.5"), "--confidence")
+    assert_user_error(isolate(suite, "bisect", victim, "--pytest-arg=-x"), "--pytest-arg given", "drop --pytest-arg")
+    assert "pytest_args" not in (suite / ".isolate" / hunt_name(victim) / "hunt.json").read_text()  # not stored
+    proc = isolate(suite, "bisect", victim, "--time-budget", "soon")
+    assert proc.returncode == 2 and "not a duration" in proc.stderr
+
+
+def test_inline_run_and_worker(tmp_path: Path) -> None:
+    name, victim, [culprit] = DETERMINISTIC
+    suite = copy_suite(name, tmp_path)
+    stestr_run(suite)
+    proc = isolate(suite, "bisect", victim, "--run", "last", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["culprits"] == [culprit]
+
+
+def _on_terminal(suite: Path, victim: str, **extra: str) -> bytes:
+    """Run a hunt with stderr on a pseudo-terminal, as a user at a shell sees it."""
+    import pty
+
+    main_fd, side_fd = pty.openpty()
+    proc = subprocess.Popen([tool("isolate"), "bisect", victim], cwd=suite, env=env(TERM="xterm", **extra),
+                            stdout=subprocess.PIPE, stderr=side_fd)
+    os.close(side_fd)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main_fd, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(main_fd)
+    assert proc.returncode == 0
+    return b"".join(chunks)
+
+
+def test_live_progress_on_a_terminal_and_no_color(tmp_path: Path) -> None:
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    shown = _on_terminal(suite, victim)
+    assert b"\r\x1b[2K" in shown and b"\x1b[1mstep " in shown  # redrawn status line, in bold
+    assert b"leading:" in shown
+    isolate(suite, "extract", "--test", victim, "--force")
+    plain = _on_terminal(suite, victim, NO_COLOR="1")
+    assert b"\r\x1b[2K" in plain and b"\x1b[1m" not in plain
+
+
+def test_budget_runs_out_then_resume_with_more(tmp_path: Path) -> None:
+    """Out of budget: the best answer with its honest confidence (exit 5); more budget continues."""
+    name, victim, culprits = FLAKY
+    suite = recorded(tmp_path, name, victim)
+    short = isolate(suite, "bisect", victim, "--max-runs", "6", "--json", **RATES)
+    assert short.returncode in (4, 5), short.stderr  # 4 when none of the 6 runs reproduced
+    first = json.loads(short.stdout)
+    assert first["verdict"] in ("undecided", "not-reproduced") and first["runs"] <= 6
+    assert first["confidence"] < 0.99
+    more = isolate(suite, "bisect", victim, "--max-runs", "10000", "--json", **RATES)
+    assert more.returncode == 0, more.stderr
+    final = json.loads(more.stdout)
+    assert final["culprits"] == culprits and final["runs"] > first["runs"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_full_disk_stops_with_one_line_keeps_the_evidence_and_resumes(tmp_path: Path) -> None:
+    """The query log is a link to /dev/full, so the write made before every step fails with
+    the kernel's real ENOSPC: one line and exit 2, nothing already written changes, and
+    once there is space again the same command resumes from the evidence.  (The journal
+    cannot be the link: a bisect reads it first, and /dev/full reads as endless zeros.)"""
+    name, victim, culprits = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    first = isolate(suite, "bisect", victim, "--max-runs", "3", "--json")
+    assert first.returncode == 5, first.stderr  # out of budget, undecided
+    hunt = suite / ".isolate" / hunt_name(victim)
+    before = {p.name: p.read_bytes() for p in hunt.iterdir() if p.is_file()}
+    assert len(before["journal.jsonl"].splitlines()) == 3
+    queries = hunt / "queries.jsonl"
+    queries.rename(hunt / "queries.kept")
+    queries.symlink_to("/dev/full")
+    full = isolate(suite, "bisect", victim, "--max-runs", "10000")  # the budget is kept: raise it
+    assert full.returncode == 2 and "Traceback" not in full.stderr, full.stderr
+    error = full.stderr.splitlines()[-1]  # after the progress lines of the hunt so far
+    assert error.startswith("isolate: error: cannot write ") and "queries.jsonl" in error, error
+    assert "No space left on device" in error and "free disk space" in error, error
+    assert (hunt / "queries.kept").read_bytes() == before["queries.jsonl"]
+    for file, data in before.items():
+        if file not in ("queries.jsonl", "hunt.json"):  # hunt.json took the new budget
+            assert (hunt / file).read_bytes() == data, file
+    queries.unlink()
+    (hunt / "queries.kept").rename(queries)
+    final = isolate(suite, "bisect", victim, "--max-runs", "10000", "--json")
+    assert final.returncode == 0, final.stderr
+    verdict = json.loads(final.stdout)
+    assert verdict["culprits"] == culprits and verdict["runs"] > 3

@@ -1,0 +1,329 @@
+"""`isolate extract` and `isolate runs` on repositories made by really running the sample suites."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import subunit
+
+from conftest import assert_user_error, copy_suite, isolate, run, stestr_run, tool
+from isolate.hunt.store import hunt_name
+
+
+@pytest.fixture(scope="module")
+def polluted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """deterministic_polluter run in parallel by stestr: one failure, several workers."""
+    suite = copy_suite("deterministic_polluter", tmp_path_factory.mktemp("stestr"))
+    proc = stestr_run(suite)
+    assert proc.returncode == 1, proc.stderr  # the victim fails
+    return suite
+
+
+def fresh(suite: Path, tmp_path: Path) -> Path:
+    """A private copy of a prepared suite (with its repository), for tests that write."""
+    target = tmp_path / suite.name
+    shutil.copytree(suite, target)
+    return target
+
+
+def failing_ids(suite: Path) -> list[str]:
+    proc = run([tool("stestr"), "failing", "--list"], suite)
+    return [line for line in proc.stdout.decode().splitlines() if line.strip()]
+
+
+def pipeline(suite: Path, worker: str, victim: str, command: str = "stestr") -> list[str]:
+    """What users run today: last --subunit | subunit-filter | subunit-ls, cut after the victim."""
+    stream = run([tool(command), "last", "--subunit"], suite).stdout
+    filtered = run([tool("subunit-filter"), "-s", "--xfail", f"--with-tag={worker}", "--no-passthrough"],
+                   suite, input=stream).stdout
+    ids = run([tool("subunit-ls")], suite, input=filtered).stdout.decode().split()
+    return ids[: ids.index(victim) + 1]
+
+
+def worker_of(suite: Path, victim: str) -> str:
+    proc = isolate(suite, "runs")
+    line = next(line for line in proc.stdout.splitlines() if victim in line)
+    return line.rsplit("[", 1)[1].rstrip("]")
+
+
+def test_extract_equals_the_shell_pipeline(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    worker = worker_of(suite, victim)
+    proc = isolate(suite, "extract", "--run", "last", "--worker", worker, "-o", "-")
+    assert proc.returncode == 0, proc.stderr
+    expected = pipeline(suite, worker, victim)
+    assert proc.stdout.split() == expected
+    assert len(expected) > 10  # worth bisecting: the polluter is among many predecessors
+    step = suite / ".isolate" / hunt_name(victim) / "step-000.txt"
+    assert step.read_text().split() == expected
+    assert f"ran {len(expected) - 1} tests before {victim}" in proc.stderr
+    assert f"isolate bisect {victim}" in proc.stderr
+
+
+def test_worker_and_test_found_from_the_only_failure(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    proc = isolate(suite, "extract", "-o", "-")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[-1] == victim
+    hunt = suite / ".isolate" / hunt_name(victim)
+    settings = json.loads((hunt / "hunt.json").read_text())
+    assert settings["victim"] == victim
+    assert settings["source"]["worker"] == worker_of(suite, victim)
+    assert "AssertionError" in (hunt / "failure.txt").read_text()
+    durations = json.loads((hunt / "durations.json").read_text())
+    assert set(durations) == set(proc.stdout.split())
+
+
+def test_runs_lists_failures_with_workers(polluted: Path) -> None:
+    proc = isolate(polluted, "runs")
+    assert proc.returncode == 0, proc.stderr
+    [victim] = failing_ids(polluted)
+    assert f"FAIL {victim}  [worker-" in proc.stdout
+    row = proc.stdout.splitlines()[1].split()
+    assert row[0] == "0" and int(row[3]) >= 100 and row[4] == "1"
+
+
+def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    stestr_run(suite, "--serial")  # run 1: a single worker-0
+    last = isolate(suite, "extract", "--run", "last", "-o", "-", "--force")
+    minus_one = isolate(suite, "extract", "--run", "-1", "-o", "-", "--force")
+    one = isolate(suite, "extract", "--run", "1", "-o", "-", "--force")
+    assert last.stdout == minus_one.stdout == one.stdout != ""
+    assert "worker-0 of run 1" in one.stderr
+    minus_two = isolate(suite, "extract", "--run", "-2", "-o", "-", "--force")
+    assert "of run 0" in minus_two.stderr
+    assert_user_error(isolate(suite, "extract", "--run", "7"), "run 7 does not exist", "stored runs: 0-1")
+    assert_user_error(isolate(suite, "extract", "--run", "-3"), "only 2 runs are stored")
+    assert_user_error(isolate(suite, "extract", "--run", "latest"), "not a run id")
+
+
+def test_testr_parallel_run(tmp_path: Path) -> None:
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    run([tool("testr"), "init"], suite)
+    proc = run([tool("testr"), "run", "--parallel"], suite)
+    assert proc.returncode != 0, proc.stdout  # the victim fails under testr too
+    assert (suite / ".testrepository" / "0").exists()
+    failing = run([tool("testr"), "failing", "--list"], suite).stdout.decode().split()
+    [victim] = failing
+    out = isolate(suite, "extract", "-o", "-")
+    assert out.returncode == 0, out.stderr
+    worker = out.stderr.split(" of run")[0].rsplit(" ", 1)[-1]
+    assert out.stdout.split() == pipeline(suite, worker, victim, command="testr")
+
+
+def test_crashed_worker_keeps_the_crashing_test(tmp_path: Path) -> None:
+    suite = copy_suite("crashing_worker", tmp_path)
+    stestr_run(suite, "--serial")
+    proc = isolate(suite, "extract", "-o", "-")
+    assert proc.returncode == 0, proc.stderr
+    ids = proc.stdout.split()
+    [victim] = failing_ids(suite)
+    assert ids[-1] == victim
+    stored = run([tool("stestr"), "last", "--subunit"], suite).stdout
+    listed = run([tool("subunit-ls")], suite, input=stored).stdout.decode().split()
+    assert ids == listed[: listed.index(victim) + 1]
+    assert (suite / ".isolate" / hunt_name(victim) / "failure.txt").read_text() == ""
+
+
+def test_cut_stored_run_extracts_what_is_there(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    run_file = suite / ".stestr" / "0"
+    data = run_file.read_bytes()
+    [victim] = failing_ids(suite)
+    worker = worker_of(suite, victim)
+    full = isolate(suite, "extract", "--worker", worker, "-o", "-", "--force").stdout.split()
+    # cut inside the chunked details of the victim's failure
+    cut_at = data.index(b"Traceback", data.index(f"failure: {victim}".encode()))
+    run_file.write_bytes(data[:cut_at])
+    proc = isolate(suite, "extract", "--worker", worker, "-o", "-", "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == full
+    assert "isolate: warning: stream ends at line" in proc.stderr and victim in proc.stderr
+
+
+def test_combined_runs_use_the_process_with_the_failure(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    proc = stestr_run(suite, "--serial", "--combine")
+    assert (suite / ".stestr" / "0").exists() and not (suite / ".stestr" / "1").exists(), proc.stderr
+    out = isolate(suite, "extract", "--worker", "worker-0", "-o", "-")
+    if out.returncode == 2:  # both processes failed the victim: name it
+        out = isolate(suite, "extract", "--worker", "worker-0", "--test", failing_ids(suite)[0], "-o", "-")
+    assert out.returncode == 0, out.stderr
+    ids = out.stdout.split()
+    assert "holds 2 process runs" in out.stderr
+    # the serial process ran the whole suite in discovery order: exactly its prefix, nothing from the first run
+    listed = run([tool("stestr"), "list"], suite).stdout.decode().split()
+    assert ids == listed[: listed.index(ids[-1]) + 1]
+
+
+def test_v2_stream_with_noise_from_stdin(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    worker = worker_of(suite, victim)
+    v2 = run([tool("stestr"), "last", "--subunit"], suite).stdout
+    assert v2[0] == 0xB3
+    noisy = b"Collecting tests...\nDONE\n" + v2
+    proc = isolate(tmp_path, "extract", "--stream", "-", "--worker", worker, "-o", "-", input=noisy)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == pipeline(suite, worker, victim)
+    saved = tmp_path / "ci.subunit"
+    saved.write_bytes(noisy)
+    again = isolate(tmp_path, "extract", "--stream", str(saved), "-o", "-", "--force")
+    assert again.stdout == proc.stdout
+
+
+def v2_records(records: list[tuple[str, str, str]]) -> bytes:
+    out = io.BytesIO()
+    stream = subunit.StreamResultToBytes(out)
+    for test_id, status, worker in records:
+        tags = {worker}
+        stream.status(test_id=test_id, test_status="inprogress", test_tags=tags)
+        stream.status(test_id=test_id, test_status=status, test_tags=tags)
+    return out.getvalue()
+
+
+def test_other_workers_uxsuccess_does_not_leak(tmp_path: Path) -> None:
+    data = v2_records([
+        ("a", "success", "worker-0"), ("x", "uxsuccess", "worker-1"), ("b", "skip", "worker-0"),
+        ("c", "xfail", "worker-0"), ("y", "success", "worker-1"), ("v", "fail", "worker-0"),
+        ("d", "success", "worker-0"),
+    ])
+    proc = isolate(tmp_path, "extract", "--stream", "-", "--worker", "worker-0", "--test", "v", "-o", "-",
+                   input=data)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["a", "b", "c", "v"]
+
+
+def test_hunt_name_is_safe_and_collision_free(tmp_path: Path) -> None:
+    evil = "../../../escape/" + "x" * 300
+    data = v2_records([("a", "success", "worker-0"), (evil, "fail", "worker-0")])
+    proc = isolate(tmp_path, "extract", "--stream", "-", input=data)
+    assert proc.returncode == 0, proc.stderr
+    [hunt] = list((tmp_path / ".isolate").iterdir())
+    assert len(hunt.name) <= 71 and "/" not in hunt.name and not hunt.name.startswith(".")
+    assert not (tmp_path.parent / "escape").exists()
+    names = {hunt_name(i) for i in ["a.B.test", "a_B.test", "a/B.test", "A.B.test", "a.B.test "]}
+    assert len(names) == 5
+
+
+def test_test_id_with_line_break_is_refused(tmp_path: Path) -> None:
+    data = v2_records([("a", "success", "worker-0"), ("bad\nid", "fail", "worker-0")])
+    proc = isolate(tmp_path, "extract", "--stream", "-", input=data)
+    assert_user_error(proc, "line break", "cannot go in a list file")
+    assert not (tmp_path / ".isolate").exists()
+
+
+def test_existing_hunt_with_runs_is_kept(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    assert isolate(suite, "extract").returncode == 0
+    journal = suite / ".isolate" / hunt_name(victim) / "journal.jsonl"
+    journal.write_text('{"step": 0, "outcome": "fail", "reproduced": true, "seconds": 1.0}\n')
+    assert_user_error(isolate(suite, "extract"), "already exists", "--force")
+    assert journal.exists()
+    assert isolate(suite, "extract", "--force").returncode == 0
+    assert not journal.exists()
+
+
+# -- bad input: one line, exit 2, no traceback -----------------------------------------------
+
+
+def test_no_repository(tmp_path: Path) -> None:
+    assert_user_error(isolate(tmp_path, "extract", "--repo", str(tmp_path)), "no .stestr or .testrepository")
+    assert_user_error(isolate(tmp_path, "runs", "--repo", str(tmp_path)), "no .stestr or .testrepository")
+
+
+def test_unknown_repository_format(tmp_path: Path) -> None:
+    (tmp_path / ".stestr").mkdir()
+    assert_user_error(isolate(tmp_path, "extract"), "no 'format' file")
+    (tmp_path / ".stestr" / "format").write_text("2\n")
+    assert_user_error(isolate(tmp_path, "runs"), "format '2'")
+
+
+def test_unknown_worker_lists_the_tags(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    assert_user_error(isolate(suite, "extract", "--worker", "worker-9"), "worker-9", "worker-0, worker-1")
+
+
+def test_test_not_in_that_worker(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    other = "worker-1" if worker_of(suite, victim) == "worker-0" else "worker-0"
+    assert_user_error(isolate(suite, "extract", "--worker", other, "--test", victim), "did not run on")
+    assert_user_error(isolate(suite, "extract", "--test", "no.such.test"), "is not in run 0")
+
+
+def test_worker_without_failure(polluted: Path, tmp_path: Path) -> None:
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    other = "worker-1" if worker_of(suite, victim) == "worker-0" else "worker-0"
+    assert_user_error(isolate(suite, "extract", "--worker", other), "no failing test", "--test")
+
+
+def test_several_failures_listed(tmp_path: Path) -> None:
+    data = v2_records([("a", "fail", "worker-0"), ("b", "fail", "worker-1"), ("c", "fail", "worker-0")])
+    assert_user_error(isolate(tmp_path, "extract", "--stream", "-", input=data),
+                      "3 failing tests", "a (worker-0)", "b (worker-1)", "--test")
+    assert_user_error(isolate(tmp_path, "extract", "--stream", "-", "--worker", "worker-0", input=data),
+                      "2 failing tests", "a, c")
+
+
+def test_empty_and_non_subunit_streams(tmp_path: Path) -> None:
+    assert_user_error(isolate(tmp_path, "extract", "--stream", "-", input=b""), "no subunit test records")
+    junk = tmp_path / "junk.txt"
+    junk.write_text("just some\ntext\n")
+    assert_user_error(isolate(tmp_path, "extract", "--stream", str(junk)), "no subunit test records")
+    assert_user_error(isolate(tmp_path, "extract", "--stream", str(tmp_path / "missing")), "does not exist")
+    assert not (tmp_path / ".isolate").exists()
+
+
+def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None:
+    """testr stores a crashed worker's exit status as a failing pseudo-test; it is no test."""
+    suite = copy_suite("crashing_worker", tmp_path)
+    run([tool("testr"), "init"], suite)
+    run([tool("testr"), "run"], suite)
+    failing = run([tool("testr"), "failing", "--list"], suite).stdout.decode().split()
+    assert "process-returncode" in failing, failing
+    proc = isolate(suite, "extract", "-o", "-")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[-1] == "bufpool.tests.test_pool.PoolAuditTest.test_audit_checksums_live_buffers"
+    assert "process-returncode" not in proc.stdout
+
+
+def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> None:
+    import sys
+
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    victim = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
+    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
+                "--dist", "loadfile", "--isolate-record", "rec", "-p", "replay", "--replay-record-dir", "replay"],
+               suite, SAMPLE_POLLUTION_RATE="1")
+    assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+    worker = next(tag for tag in ("gw0", "gw1") if victim.encode() in (suite / "rec" / f"{tag}.subunit").read_bytes())
+    out = isolate(suite, "extract", "--stream", "rec", "--worker", worker, "-o", "-")
+    assert out.returncode == 0, out.stderr
+    ids = out.stdout.split()
+    assert ids[-1] == victim and "tests/test_store.py::test_rotate_keeps_user_and_data_on_default_store" in ids
+    listed = run([tool("subunit-ls")], suite, input=(suite / "rec" / f"{worker}.subunit").read_bytes())
+    recorded_order = listed.stdout.decode().split()
+    assert ids == recorded_order[: recorded_order.index(victim) + 1]
+    replayed = isolate(suite, "extract", "--stream", "replay", "--worker", worker, "-o", "-", "--force")
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.split() == ids
+    assert_user_error(isolate(suite, "extract", "--stream", str(tmp_path)), "no *.subunit recordings")
+
+
+def test_pytest_recording_without_failure(tmp_path: Path) -> None:
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    victim = "tests/test_invoices.py::test_german_invoice_total_includes_19_percent_vat"
+    proc = run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record", "rec", "--deselect", victim], suite)
+    assert proc.returncode == 0, proc.stdout.decode()[-1000:]
+    assert_user_error(isolate(suite, "extract", "--stream", "rec"), "has no failing test", "--test")
+    assert not (suite / ".isolate").exists()

@@ -1,0 +1,256 @@
+"""Replaying pytest lists: real pytest processes on copies of the pytest sample suites."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import copy_suite, isolate, run, tool
+
+from isolate.errors import UserError
+from isolate.running.project import find_project
+from isolate.running.runner import ERROR, FAIL, PASS, Runner
+from isolate.running.signature import signature_from_traceback
+from isolate.running.judge import read_stream
+
+FIXTURE_POLLUTER = "tests/test_catalog.py::test_shelf_price_during_2020_vat_cut"
+FIXTURE_VICTIM = "tests/test_invoices.py::test_german_invoice_total_includes_19_percent_vat"
+TEARDOWN_POLLUTER = "tests/test_compose.py::test_enqueue_adds_message_to_outbox"
+TEARDOWN_VICTIM = "tests/test_delivery.py::test_flush_sends_welcome_mail"
+MONKEY_POLLUTER = "tests/test_formatting.py::test_humanize_relative_to_frozen_leap_day"
+MONKEY_VICTIM = "tests/test_reminders.py::test_new_reminder_is_stamped_today"
+XDIST_POLLUTER = "tests/test_store.py::test_rotate_keeps_user_and_data_on_default_store"
+XDIST_VICTIM = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
+
+
+def record(suite: Path, *args: str, **extra: str) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Run the suite with ``--isolate-record rec``: per file, the ids in order and failure texts."""
+    proc = run([tool("pytest"), "-q", "--isolate-record", "rec", *args], suite, **extra)
+    assert proc.returncode in (0, 1), proc.stdout.decode()[-2000:]
+    found = {}
+    for path in sorted((suite / "rec").glob("*.subunit")):
+        occurrences = read_stream(path)
+        found[path.stem] = ([o.test_id for o in occurrences],
+                            {o.test_id: o.text("traceback") for o in occurrences if o.status == "fail"})
+    return found
+
+
+@pytest.fixture(scope="module")
+def fixture_state(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], dict[str, str]]:
+    suite = copy_suite("pytest_fixture_state", tmp_path_factory.mktemp("fs"))
+    order, failures = record(suite)["main"]
+    return suite, order, failures
+
+
+def test_detects_pytest_configuration(tmp_path: Path) -> None:
+    for name, text in [("pytest.ini", ""), ("pyproject.toml", "[tool.pytest.ini_options]\n"),
+                       ("setup.cfg", "[tool:pytest]\n"), ("tox.ini", "[pytest]\n")]:
+        root = tmp_path / name
+        (root / "sub").mkdir(parents=True)
+        (root / name).write_text(text)
+        project = find_project(root / "sub")
+        assert (project.kind, project.root, project.config_file) == ("pytest", root, root / name)
+    (tmp_path / "tox.ini" / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./tests\n")
+    assert find_project(tmp_path / "tox.ini").kind == "stestr"  # stestr/testr config wins
+    assert find_project(tmp_path / "tox.ini", kind="pytest").kind == "pytest"  # the override
+    with pytest.raises(UserError, match="fork server cannot run pytest"):
+        Runner(find_project(tmp_path / "pytest.ini"), mode="fork")
+
+
+def test_reverse_collection_order_runs_reversed(fixture_state: tuple[Path, list[str], dict[str, str]]) -> None:
+    suite, order, _ = fixture_state
+    # across three modules, so pytest's own per-file order would differ
+    ids = [i for i in order if i.startswith(("tests/test_money.py", "tests/test_vat.py", "tests/test_catalog.py"))]
+    ids = ids[:8] + ids[-8:]
+    ids.reverse()
+    with Runner(find_project(suite)) as runner:
+        (outcome,) = runner.run(ids, ids[-1])
+    assert outcome.kind == PASS, outcome
+    assert list(outcome.ran) == ids
+
+
+def test_polluter_first_reproduces_recorded_signature(fixture_state: tuple[Path, list[str], dict[str, str]]) -> None:
+    suite, _, failures = fixture_state
+    expected = signature_from_traceback(failures[FIXTURE_VICTIM])
+    assert expected == ("AssertionError: DE invoice total N EUR, expected N EUR (N% VAT) @ "
+                        "test_invoices.py:test_german_invoice_total_includes_19_percent_vat")
+    with Runner(find_project(suite), expected_signature=expected, timeout=60) as runner:
+        polluted = runner.run([FIXTURE_POLLUTER, FIXTURE_VICTIM], FIXTURE_VICTIM, times=2, jobs=2)
+        alone = runner.run([FIXTURE_VICTIM], FIXTURE_VICTIM)
+    assert [(o.kind, o.reproduced, o.signature) for o in polluted] == [(FAIL, True, expected)] * 2
+    assert "116.00 EUR" in polluted[0].details
+    assert [o.kind for o in alone] == [PASS]
+
+
+def test_monkeypatch_leak_and_unknown_id(tmp_path: Path) -> None:
+    suite = copy_suite("pytest_monkeypatch_leak", tmp_path)
+    with Runner(find_project(suite)) as runner:
+        (polluted,) = runner.run([MONKEY_POLLUTER, MONKEY_VICTIM], MONKEY_VICTIM)
+        (unknown,) = runner.run([MONKEY_POLLUTER, "tests/test_reminders.py::test_nope", MONKEY_VICTIM], MONKEY_VICTIM)
+        (nofile,) = runner.run(["tests/test_gone.py::test_x", MONKEY_VICTIM], MONKEY_VICTIM)
+    assert polluted.kind == FAIL and "stamped 2024-02-29" in polluted.details, polluted
+    assert unknown.kind == ERROR and "'tests/test_reminders.py::test_nope'" in unknown.message, unknown
+    assert unknown.ran == ()  # nothing ran before the error
+    assert nofile.kind == ERROR and "'tests/test_gone.py::test_x'" in nofile.message, nofile
+
+
+def test_teardown_failure_counts_as_the_targets(tmp_path: Path) -> None:
+    suite = copy_suite("pytest_teardown_failure", tmp_path)
+    _, failures = record(suite)["main"]
+    expected = signature_from_traceback(failures[TEARDOWN_VICTIM])
+    assert expected and expected.startswith("AssertionError: fake SMTP got N unexpected message(s)")
+    with Runner(find_project(suite), expected_signature=expected) as runner:
+        (polluted,) = runner.run([TEARDOWN_POLLUTER, TEARDOWN_VICTIM], TEARDOWN_VICTIM)
+        (alone,) = runner.run([TEARDOWN_VICTIM], TEARDOWN_VICTIM)
+    assert (polluted.kind, polluted.reproduced, polluted.signature) == (FAIL, True, expected), polluted
+    assert alone.kind == PASS, alone
+
+
+def test_xdist_randomly_recording_and_cache_are_off(tmp_path: Path) -> None:
+    """xdist (installed) and a plugin named `randomly` are not loaded; nothing lands in the project,
+    though the ini asks for recording and addopts for xdist."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pytest.ini").write_text("[pytest]\nisolate_record = rec\naddopts = -n 2 --dist loadfile\n")
+    (root / "randomly.py").write_text("def pytest_runtest_setup(item):\n    raise RuntimeError('randomly is on')\n")
+    (root / "conftest.py").write_text("pytest_plugins = ['randomly']\n")
+    (root / "test_a.py").write_text(
+        "def test_no_xdist(request):\n"
+        "    assert not request.config.pluginmanager.has_plugin('xdist')\n"
+        "def test_b():\n    pass\n"
+    )
+    plain = run([tool("pytest"), "-q", "-p", "no:cacheprovider"], root)
+    assert plain.returncode == 1 and b"randomly is on" in plain.stdout  # the setup is real
+    shutil.rmtree(root / "rec")  # what that plain run recorded
+    before = sorted(p.relative_to(root) for p in root.rglob("*") if "__pycache__" not in p.parts)
+    ids = ["test_a.py::test_b", "test_a.py::test_no_xdist"]
+    with Runner(find_project(root)) as runner:
+        (outcome,) = runner.run(ids, ids[-1])
+    assert outcome.kind == PASS and list(outcome.ran) == ids, outcome
+    after = sorted(p.relative_to(root) for p in root.rglob("*") if "__pycache__" not in p.parts)
+    assert after == before  # no .pytest_cache, no rec/
+    (tmp_path / "list.txt").write_text("test_a.py::test_b\n")
+    proc = isolate(root, "replay", str(tmp_path / "list.txt"), "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["outcomes"]["pass"] == 1, proc.stderr
+    proc = isolate(root, "replay", str(tmp_path / "list.txt"), "--pytest-arg=-k", "--pytest-arg=nomatch")
+    assert proc.returncode == 2 and "did not collect" in proc.stderr, proc.stderr
+
+
+def _bisect_json(suite: Path, victim: str, **extra: str) -> dict[str, object]:
+    extract = isolate(suite, "extract", "--stream", "rec", "--test", victim, **extra)
+    assert extract.returncode == 0, extract.stderr
+    proc = isolate(suite, "bisect", victim, "--json", **extra)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("name, polluter, victim", [
+    ("pytest_fixture_state", FIXTURE_POLLUTER, FIXTURE_VICTIM),
+    ("pytest_monkeypatch_leak", MONKEY_POLLUTER, MONKEY_VICTIM),
+    ("pytest_teardown_failure", TEARDOWN_POLLUTER, TEARDOWN_VICTIM),
+], ids=["fixture_state", "monkeypatch_leak", "teardown_failure"])
+def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> None:
+    suite = copy_suite(name, tmp_path)
+    assert run([tool("pytest"), "-q", "--isolate-record", "rec"], suite).returncode == 1
+    verdict = _bisect_json(suite, victim)
+    assert verdict["verdict"] == "polluter", verdict
+    assert verdict["culprits"] == [polluter], verdict
+    assert verdict["confidence"] >= 0.99, verdict
+
+
+def test_end_to_end_flaky_xdist(tmp_path: Path) -> None:
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    for _ in range(20):  # the recorded run must contain the failure (rate 0.5 per run)
+        proc = run([tool("pytest"), "-q", "-n", "2", "--dist", "loadfile", "--isolate-record", "rec"],
+                   suite, SAMPLE_POLLUTION_RATE="0.5")
+        if proc.returncode == 1:
+            break
+    assert proc.returncode == 1, proc.stdout.decode()[-1000:]
+    verdict = _bisect_json(suite, XDIST_VICTIM, SAMPLE_POLLUTION_RATE="0.5")
+    assert verdict["verdict"] == "polluter", verdict
+    assert verdict["culprits"] == [XDIST_POLLUTER], verdict
+    assert verdict["confidence"] >= 0.99, verdict
+
+
+def test_signature_same_for_every_traceback_style(tmp_path: Path) -> None:
+    """pytest's long, short and native texts of one failure give one signature."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "helper.py").write_text("def check(x):\n    assert x == 2, f'x is {x}'\n")
+    (tmp_path / "test_a.py").write_text(
+        "import pytest, helper\n"
+        "@pytest.fixture\ndef fx():\n    yield 1\n    assert False, 'teardown broke 3'\n"
+        "def test_bare():\n    x = 1\n    assert x == 2\n"
+        "def test_helper():\n    helper.check(1)\n"
+        "def test_td(fx):\n    pass\n"
+    )
+    seen = []
+    for style in ("long", "short", "native"):
+        _, failures = record(tmp_path, f"--tb={style}", "-p", "no:cacheprovider")["main"]
+        seen.append({i: signature_from_traceback(text) for i, text in failures.items()})
+    assert seen[0] == seen[1] == seen[2] == {
+        "test_a.py::test_bare": "AssertionError: assert N == N @ test_a.py:test_bare",
+        "test_a.py::test_helper": "AssertionError: x is N @ helper.py:check",
+        "test_a.py::test_td": "AssertionError: teardown broke N @ test_a.py:fx",
+    }
+
+
+def test_timeout_kills_the_pytest_process(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "test_s.py").write_text("import time\ndef test_fast():\n    pass\ndef test_sleep():\n    time.sleep(60)\n")
+    ids = ["test_s.py::test_fast", "test_s.py::test_sleep"]
+    with Runner(find_project(tmp_path), timeout=3) as runner:
+        (outcome,) = runner.run(ids, ids[-1])
+    assert outcome.kind == "timeout" and "while running 'test_s.py::test_sleep'" in outcome.message, outcome
+    assert outcome.seconds < 10 and list(outcome.ran) == ids
+
+
+def test_collection_error_is_named_and_discover_all_collects_everything(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "test_ok.py").write_text("def test_ok():\n    pass\n")
+    (tmp_path / "test_bad.py").write_text("import nosuchmod\ndef test_x():\n    pass\n")
+    with Runner(find_project(tmp_path)) as runner:
+        (broken,) = runner.run(["test_ok.py::test_ok", "test_bad.py::test_x"], "test_ok.py::test_ok")
+    assert broken.kind == ERROR and broken.message.startswith("cannot collect 'test_bad.py'"), broken
+    assert "nosuchmod" in broken.message and "; fix: " in broken.message
+    with Runner(find_project(tmp_path), discover_all=True) as runner:
+        (fine,) = runner.run(["test_ok.py::test_ok"], "test_ok.py::test_ok")
+    assert fine.kind == PASS, fine  # the broken file was collected, and does not stop the run
+
+
+def test_no_pytest_in_the_test_interpreter_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    (suite / "list.txt").write_text(FIXTURE_POLLUTER + "\n" + FIXTURE_VICTIM + "\n")
+    proc = isolate(suite, "replay", "list.txt", PYTHON=str(bare / "bin" / "python"))
+    assert proc.returncode == 2, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("isolate: error: ") and "No module named pytest" in line and "fix:" in line
+
+
+def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> None:
+    """The polluter only pollutes under a project option: a hunt that dropped the option
+    (or forgot it on resume) could never name it."""
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_addoption(parser):\n    parser.addoption('--pollute', action='store_true')\n")
+    (tmp_path / "state.py").write_text("dirty = False\n")
+    body = "import state\n\ndef test_polluter(request):\n    state.dirty = request.config.getoption('--pollute')\n"
+    body += "".join(f"\ndef test_bystander_{i}():\n    pass\n" for i in range(6))
+    body += "\ndef test_victim():\n    assert not state.dirty\n"
+    (tmp_path / "test_s.py").write_text(body)
+    assert run([tool("pytest"), "-q", "--pollute", "--isolate-record", "rec"], tmp_path).returncode == 1
+    victim = "test_s.py::test_victim"
+    assert isolate(tmp_path, "extract", "--stream", "rec", "--test", victim).returncode == 0
+    first = isolate(tmp_path, "bisect", victim, "--max-runs", "2", "--pytest-arg=--pollute", "--json")
+    assert first.returncode == 5, first.stderr  # undecided: the budget was spent
+    hunt = next((tmp_path / ".isolate").glob("*/hunt.json"))
+    assert json.loads(hunt.read_text())["search"]["pytest_args"] == ["--pollute"]
+    proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == ["test_s.py::test_polluter"], verdict

@@ -1,0 +1,582 @@
+"""The runner, with real processes on real suites: order, outcomes, timeouts, crashes, jobs,
+fork-server parity, and a repository left byte-for-byte untouched."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_suite
+from isolate.errors import UserError
+from isolate.running.project import Project, find_project
+from isolate.running.runner import Outcome, Runner
+from isolate.running.signature import signature_from_traceback
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_suites"
+BIN = Path(sys.executable).parent
+
+TOY_ORDER = '''
+import os
+import unittest
+
+
+def log(test):
+    with open(os.environ["TOY_LOG"], "a") as f:
+        f.write(test.id() + "\\n")
+
+
+class A(unittest.TestCase):
+    def test_1(self):
+        log(self)
+
+    def test_2(self):
+        log(self)
+
+    def test_3(self):
+        log(self)
+
+
+class S(unittest.TestCase):
+    param = None
+
+    def id(self):
+        return "%s(%s)" % (super().id(), self.param)
+
+    def test_x(self):
+        log(self)
+
+
+def load_tests(loader, tests, pattern):
+    suite = unittest.TestSuite(tests)
+    for param in ("one", "two.2"):
+        case = S("test_x")
+        case.param = param
+        suite.addTest(case)
+    return suite
+'''
+
+TOY_STATE = '''
+import os
+import unittest
+
+from toy import state
+
+
+class Polluter(unittest.TestCase):
+    def test_pollute(self):
+        state.CACHE["currency"] = "EUR"
+
+
+class Victim(unittest.TestCase):
+    def test_victim(self):
+        self.assertEqual(state.CACHE.get("currency", "USD"), "USD")
+
+    def test_counter(self):
+        # Fails on the Nth run: a victim that is flaky across processes.
+        path = os.environ["TOY_COUNTER"]
+        count = int(open(path).read() or 0) + 1 if os.path.exists(path) else 1
+        with open(path, "w") as f:
+            f.write(str(count))
+        self.assertLess(count, int(os.environ.get("TOY_FAIL_AT", "3")))
+
+    def test_other_failure(self):
+        raise KeyError("not the recorded failure")
+'''
+
+TOY_PROCESS = '''
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+
+def remember(name, pid):
+    with open(os.path.join(os.environ["TOY_DIR"], name), "w") as f:
+        f.write(str(pid))
+
+
+class P(unittest.TestCase):
+    def test_hang(self):
+        child = subprocess.Popen(["sleep", "300"])
+        remember("tmpdir-%d" % os.getpid(), os.environ["TMPDIR"])
+        remember("hang-%d" % os.getpid(), "%d %d" % (os.getpid(), child.pid))
+        time.sleep(300)
+
+    def test_daemon(self):
+        child = subprocess.Popen(["sleep", "300"])
+        remember("daemon", child.pid)
+
+    def test_exit(self):
+        os._exit(0)
+
+    def test_kill(self):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def test_slow(self):
+        with open(os.path.join(os.environ["TOY_DIR"], "slow-%d" % os.getpid()), "w") as f:
+            f.write("%f " % time.time())
+            time.sleep(0.6)
+            f.write("%f %s" % (time.time(), os.environ.get("TMPDIR")))
+
+    def test_noise(self):
+        os.write(1, bytes(range(256)) * 4)
+        os.write(2, b"\\xb3\\x29\\x01 not subunit")
+        print("hello from the test")
+'''
+
+TOY_IMPORT_ERROR = '''
+import missing_dependency_xyz  # noqa
+'''
+
+TOY_OUT_OF_ORDER = '''
+import os
+import unittest
+
+open(os.path.join(os.environ["TOY_DIR"], "imported-sneaky-%d" % os.getpid()), "w").close()
+
+
+class Other(unittest.TestCase):
+    def test_z(self):
+        pass
+
+
+class Sneaky(unittest.TestCase):
+    def run(self, result=None):
+        Other("test_z").run(result)  # runs a test the list did not ask for, first
+        return super().run(result)
+
+    def test_sneaky(self):
+        pass
+'''
+
+
+def make_toy(root: Path, testr: str | None = None) -> Path:
+    """A small real project: stestr config (or a testr one), a package, four test modules."""
+    (root / "toy" / "tests").mkdir(parents=True)
+    (root / "toy" / "__init__.py").write_text("")
+    (root / "toy" / "state.py").write_text("CACHE = {}\n")
+    (root / "toy" / "tests" / "__init__.py").write_text("")
+    for name, text in [("test_order", TOY_ORDER), ("test_state", TOY_STATE),
+                       ("test_process", TOY_PROCESS), ("test_broken", TOY_IMPORT_ERROR),
+                       ("test_sneaky", TOY_OUT_OF_ORDER)]:
+        (root / "toy" / "tests" / f"{name}.py").write_text(textwrap.dedent(text))
+    if testr is None:
+        (root / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./toy/tests\ntop_dir=./\n")
+    else:
+        (root / ".testr.conf").write_text(
+            f"[DEFAULT]\ntest_command={testr}\ntest_id_option=--load-list $IDFILE\n"
+            "test_list_option=--list\n")
+    return root
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = make_toy(tmp_path / "proj")
+    (tmp_path / "state").mkdir()
+    monkeypatch.setenv("TOY_LOG", str(tmp_path / "state" / "order.log"))
+    monkeypatch.setenv("TOY_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("TOY_COUNTER", str(tmp_path / "state" / "counter"))
+    monkeypatch.delenv("PYTHON", raising=False)
+    return root
+
+
+def logged(root: Path) -> list[str]:
+    path = Path(os.environ["TOY_LOG"])
+    lines = path.read_text().splitlines() if path.exists() else []
+    path.unlink(missing_ok=True)
+    return lines
+
+
+def alive(pid: int) -> bool:
+    """Running (zombies count as gone: nothing may be left *running*)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def pid_of(name: str) -> int:
+    return int((Path(os.environ["TOY_DIR"]) / name).read_text())
+
+
+T = "toy.tests."
+ORDER = [T + "test_order.A.test_1", T + "test_order.A.test_2", T + "test_order.A.test_3",
+         T + "test_order.S.test_x(one)", T + "test_order.S.test_x(two.2)"]
+POLLUTER, VICTIM = T + "test_state.Polluter.test_pollute", T + "test_state.Victim.test_victim"
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_reversed_discovery_order_runs_reversed(toy: Path, mode: str) -> None:
+    reverse = ORDER[::-1]
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        [outcome] = runner.run(reverse, reverse[-1])
+        assert logged(toy) == reverse
+        assert outcome.kind == "pass" and outcome.ran == tuple(reverse)
+        shuffled = [ORDER[3], ORDER[0], ORDER[4], ORDER[2]]
+        [outcome] = runner.run(shuffled, ORDER[0])
+        assert logged(toy) == shuffled
+
+
+def test_testr_command_with_wrapper_and_variables_keeps_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    wrapper = tmp_path / "lockutils-wrapper"
+    wrapper.write_text('#!/bin/sh\nexport WRAPPED=1\nexec "$@"\n')
+    wrapper.chmod(0o755)
+    command = (f"OS_TEST_PATH=./toy/tests {wrapper} ${{PYTHON:-python}} -m subunit.run discover "
+               "-t ./ ${OS_TEST_PATH:-./nowhere} $LISTOPT $IDOPTION")
+    root = make_toy(tmp_path / "proj", testr=command)
+    monkeypatch.setenv("TOY_LOG", str(tmp_path / "order.log"))
+    monkeypatch.setenv("PATH", f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("PYTHON", raising=False)
+    project = find_project(root)
+    assert project.kind == "testr"
+    with Runner(project, mode="fresh", timeout=30) as runner:
+        # one job at a time: two processes appending to one order log would interleave their lines
+        outcomes = runner.run([POLLUTER, *ORDER[::-1], VICTIM], VICTIM, times=2, jobs=1)
+    assert [o.kind for o in outcomes] == ["fail", "fail"], outcomes
+    assert logged(root) == ORDER[::-1] * 2
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_polluter_reproduces_only_before_the_victim(toy: Path, mode: str) -> None:
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        assert [o.kind for o in runner.run([VICTIM], VICTIM, times=2, jobs=2)] == ["pass", "pass"]
+        [before] = runner.run([POLLUTER, VICTIM], VICTIM)
+        [after] = runner.run([VICTIM, POLLUTER], VICTIM)
+    assert before.kind == "fail" and before.reproduced
+    assert before.signature == "AssertionError: 'EUR' != 'USD' @ test_state.py:test_victim"
+    assert "Traceback" in before.details
+    assert after.kind == "pass" and not after.reproduced
+
+
+def test_signature_must_match_the_recorded_one(toy: Path) -> None:
+    project = find_project(toy)
+    recorded = "AssertionError: 'EUR' != 'USD' @ test_state.py:test_victim"
+    other = T + "test_state.Victim.test_other_failure"
+    with Runner(project, expected_signature=recorded, timeout=30) as runner:
+        [same] = runner.run([POLLUTER, VICTIM], VICTIM)
+        [different] = runner.run([other], other)
+    assert same.reproduced
+    assert different.kind == "fail" and not different.reproduced
+    assert different.signature == "KeyError: 'not the recorded failure' @ test_state.py:test_other_failure"
+    with Runner(project, expected_signature=recorded, any_failure=True, timeout=30) as runner:
+        [relaxed] = runner.run([other], other)
+    assert relaxed.reproduced
+
+
+def test_live_signature_matches_the_one_stestr_stored(toy: Path) -> None:
+    """The recorded traceback comes from a stored stestr run; the same failure must match it."""
+    work = toy.parent / "copy"
+    shutil.copytree(toy, work)
+    env = {**os.environ, "PYTHON": sys.executable}
+    subprocess.run([str(BIN / "stestr"), "init"], cwd=work, env=env, check=True, capture_output=True)
+    ids = work / "ids.txt"
+    ids.write_text(f"{POLLUTER}\n{VICTIM}\n")
+    subprocess.run([str(BIN / "stestr"), "run", "--serial", "--load-list", str(ids)], cwd=work,
+                   env=env, capture_output=True)
+    stored = subprocess.run([str(BIN / "stestr"), "last", "--subunit"], cwd=work, env=env,
+                            capture_output=True, check=True).stdout
+    (work / "stored.subunit").write_bytes(stored)
+    from isolate.running.judge import read_stream
+
+    [victim] = [o for o in read_stream(work / "stored.subunit") if o.test_id == VICTIM]
+    recorded = signature_from_traceback(victim.text("traceback"))
+    assert recorded is not None
+    with Runner(find_project(toy), expected_signature=recorded, timeout=30) as runner:
+        [outcome] = runner.run([POLLUTER, VICTIM], VICTIM)
+    assert outcome.reproduced and outcome.signature == recorded
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_timeout_kills_the_whole_group(toy: Path, mode: str) -> None:
+    hang = T + "test_process.P.test_hang"
+    start = time.monotonic()
+    with Runner(find_project(toy), mode=mode, timeout=1.5) as runner:
+        [outcome] = runner.run([hang, VICTIM], VICTIM)
+    assert outcome.kind == "timeout", outcome
+    assert "test_hang" in outcome.message
+    assert time.monotonic() - start < 20
+    assert all_gone(hang_pids(2)), "a test process or its child survived the timeout"
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_crash_before_the_target_finishes(toy: Path, mode: str) -> None:
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        [exited] = runner.run([T + "test_process.P.test_exit", VICTIM], VICTIM)
+        [killed] = runner.run([ORDER[0], T + "test_process.P.test_kill", VICTIM], VICTIM)
+        [itself] = runner.run([T + "test_process.P.test_kill"], T + "test_process.P.test_kill")
+        [after] = runner.run([VICTIM, T + "test_process.P.test_kill"], VICTIM)
+    assert exited.kind == "crash" and "exited with status 0" in exited.message, exited
+    assert killed.kind == "crash" and "SIGKILL" in killed.message and "test_kill" in killed.message
+    assert killed.ran == (ORDER[0], T + "test_process.P.test_kill")
+    assert itself.kind == "crash"
+    assert after.kind == "pass"  # the target finished before the process died
+    assert not exited.reproduced
+    with Runner(find_project(toy), mode=mode, count_crashes=True, timeout=30) as runner:
+        [counted] = runner.run([T + "test_process.P.test_exit", VICTIM], VICTIM)
+    assert counted.kind == "crash" and counted.reproduced
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_processes_a_test_leaves_behind_are_killed(toy: Path, mode: str) -> None:
+    daemon = T + "test_process.P.test_daemon"
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        [outcome] = runner.run([daemon, VICTIM], VICTIM)
+    assert outcome.kind == "pass"
+    pid = pid_of("daemon")
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_jobs_run_at_once_each_with_its_own_tmpdir(toy: Path, mode: str) -> None:
+    slow = T + "test_process.P.test_slow"
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        outcomes = runner.run([slow], slow, times=2, jobs=2)
+    assert [o.kind for o in outcomes] == ["pass", "pass"]
+    records = [p.read_text().split() for p in Path(os.environ["TOY_DIR"]).glob("slow-*")]
+    assert len(records) == 2
+    (s1, e1, tmp1), (s2, e2, tmp2) = records
+    assert float(s1) < float(e2) and float(s2) < float(e1), "the two repetitions did not overlap"
+    assert tmp1 != tmp2 and not Path(tmp1).exists() and not Path(tmp2).exists()
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_until_failure_stops_at_the_first_reproduction(toy: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = T + "test_state.Victim.test_counter"
+    monkeypatch.setenv("TOY_FAIL_AT", "4")
+    seen: list[Outcome] = []
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        outcomes = runner.run([counter], counter, times=40, jobs=1, until_failure=True, on_outcome=seen.append)
+    assert [o.kind for o in outcomes] == ["pass", "pass", "pass", "fail"]
+    assert seen == outcomes
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_list_errors_name_the_cause(toy: Path, mode: str) -> None:
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        [unknown] = runner.run([ORDER[0], T + "test_order.A.test_nope", ORDER[1]], ORDER[1], times=5)
+        [broken] = runner.run([T + "test_broken.X.test_y", ORDER[1]], ORDER[1])
+        [sneaky] = runner.run([T + "test_sneaky.Sneaky.test_sneaky"], T + "test_sneaky.Sneaky.test_sneaky")
+    assert unknown.kind == "error" and "'toy.tests.test_order.A.test_nope'" in unknown.message
+    assert broken.kind == "error" and "toy.tests.test_broken" in broken.message
+    assert "missing_dependency_xyz" in broken.message
+    assert sneaky.kind == "error" and "order mismatch" in sneaky.message
+    assert logged(toy) == []  # nothing ran for the unknown id: no partial run either
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_only_the_lists_modules_are_imported_unless_discover_all(toy: Path, mode: str) -> None:
+    marks = Path(os.environ["TOY_DIR"])
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        assert runner.run([ORDER[0]], ORDER[0], times=2)[0].kind == "pass"
+    assert not list(marks.glob("imported-sneaky-*"))
+    with Runner(find_project(toy), mode=mode, timeout=30, discover_all=True) as runner:
+        assert [o.kind for o in runner.run([ORDER[0]], ORDER[0], times=2)] == ["pass", "pass"]
+    assert len(list(marks.glob("imported-sneaky-*"))) == 2  # once per repetition, in its process
+
+
+def test_test_output_cannot_corrupt_the_stream(toy: Path) -> None:
+    noise = T + "test_process.P.test_noise"
+    with Runner(find_project(toy), timeout=30) as runner:
+        [outcome] = runner.run([noise, POLLUTER, VICTIM], VICTIM)
+    assert outcome.kind == "fail" and outcome.ran == (noise, POLLUTER, VICTIM)
+
+
+def test_bad_interpreter_and_bad_command(toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHON", str(tmp_path / "no-such-python"))
+    with Runner(find_project(toy)) as runner, pytest.raises(UserError, match="PYTHON"):
+        runner.run([VICTIM], VICTIM)
+    monkeypatch.delenv("PYTHON")
+    broken = make_toy(tmp_path / "testr", testr="no-such-wrapper python -m subunit.run discover . $IDOPTION")
+    with Runner(find_project(broken), timeout=30) as runner:
+        [outcome] = runner.run([VICTIM], VICTIM)
+    assert outcome.kind == "error" and "127" in outcome.message and "no-such-wrapper" in outcome.message
+    with Runner(find_project(broken), mode="fork", timeout=30) as runner:
+        with pytest.raises(UserError, match="fork server did not start"):
+            runner.run([VICTIM], VICTIM)
+    with pytest.raises(UserError, match="empty"):
+        Runner(find_project(toy)).run([], VICTIM)
+    with pytest.raises(UserError, match="not in the list"):
+        Runner(find_project(toy)).run([POLLUTER], VICTIM)
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL])
+def test_interrupted_or_killed_isolate_leaves_no_test_process(toy: Path, mode: str, signum: int) -> None:
+    """SIGINT to a process running a Runner: Interrupted carries the finished outcomes and every
+    job is killed. SIGKILL (no cleanup possible): the reaper / fork server kill them instead."""
+    script = toy / "drive.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from isolate.running.project import find_project
+        from isolate.running.runner import Interrupted, Runner
+        runner = Runner(find_project(Path({str(toy)!r})), mode={mode!r})
+        lists = [["{VICTIM}"], ["{T}test_process.P.test_hang", "{VICTIM}"]]
+        done = runner.run(lists[0], lists[0][0])
+        print("ready", flush=True)
+        try:
+            runner.run(lists[1], "{VICTIM}", times=4, jobs=2)
+        except Interrupted as exc:
+            print("interrupted", len(done) + len(exc.outcomes), flush=True)
+        runner.close()
+    """))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        pids = hang_pids(4)  # two jobs, each a test process and its child
+        [state] = {Path(tmpdir_of(pid)).parent.parent for pid in pids[::2]}  # the Runner's directory
+        assert state.name.startswith("isolate-run-")
+        proc.send_signal(signum)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()  # whatever failed above, leave no driver (its reaper cleans up after it)
+    assert out.strip() == ("interrupted 1" if signum == signal.SIGINT else "")
+    assert all_gone(pids), "a test process outlived isolate"
+    deadline = time.monotonic() + 5
+    while state.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not state.exists(), "the temporary state outlived isolate"
+
+
+def tmpdir_of(pid: int) -> str:
+    return (Path(os.environ["TOY_DIR"]) / f"tmpdir-{pid}").read_text()
+
+
+def hang_pids(count: int) -> list[int]:
+    """The pids test_hang recorded (test process, its child), once ``count`` are known."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        pids = [int(p) for f in Path(os.environ["TOY_DIR"]).glob("hang-*") for p in f.read_text().split()]
+        if len(pids) >= count:
+            return pids
+        time.sleep(0.05)
+    raise AssertionError(f"only {pids} of {count} test processes started")
+
+
+def all_gone(pids: list[int], within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(alive(p) for p in pids)
+
+
+def test_repository_is_never_written(toy: Path) -> None:
+    """stestr's and testr's repositories keep every byte, whatever the runner does."""
+    env = {**os.environ, "PYTHON": sys.executable, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run([str(BIN / "stestr"), "init"], cwd=toy, env=env, check=True, capture_output=True)
+    subprocess.run([str(BIN / "stestr"), "run", "--serial", ORDER[0]], cwd=toy, env=env, capture_output=True)
+    subprocess.run([str(BIN / "testr"), "init"], cwd=toy, env=env, check=True, capture_output=True)
+
+    def snapshot() -> dict[str, bytes]:
+        return {str(p.relative_to(toy)): p.read_bytes()
+                for d in (".stestr", ".testrepository") for p in (toy / d).rglob("*") if p.is_file()}
+
+    before = snapshot()
+    assert any(k.startswith(".stestr/") for k in before)
+    with Runner(find_project(toy), timeout=30) as runner:
+        runner.run([POLLUTER, VICTIM], VICTIM, times=2, jobs=2)
+    with Runner(find_project(toy), mode="fork", timeout=30) as runner:
+        runner.run([POLLUTER, VICTIM], VICTIM, times=2, jobs=2)
+    assert snapshot() == before
+    assert sorted(p.name for p in toy.iterdir()) == sorted(
+        [".stestr", ".stestr.conf", ".testrepository", "toy"])
+
+
+# -- the sample suites -----------------------------------------------------------------------
+
+DP = "reportgen.tests."
+DP_POLLUTER = DP + "core.test_config.ConfigDefaultsTest.test_set_default_currency"
+DP_VICTIM = DP + "core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+DP_SIGNATURE = ("AssertionError: report header uses currency 'EUR', expected default 'USD' "
+                "@ test_report.py:test_header_uses_default_currency")
+
+
+def sample(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, testr: bool = False) -> Project:
+    """A fresh copy of a sample suite (as stestr or as testr project) and its Project."""
+    root = copy_suite(name, tmp_path)
+    monkeypatch.delenv("PYTHON", raising=False)
+    monkeypatch.setenv("PATH", f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    if testr:
+        (root / ".stestr.conf").unlink()
+    project = find_project(root)
+    assert project.kind == ("testr" if testr else "stestr")
+    return project
+
+
+@pytest.mark.parametrize(("mode", "testr"), [("fresh", False), ("fork", False), ("fresh", True), ("fork", True)])
+def test_deterministic_polluter_reproduces_only_when_it_comes_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, testr: bool) -> None:
+    project = sample("deterministic_polluter", tmp_path, monkeypatch, testr)
+    scenarios = [DP + f"output.test_formats.FormatTest.test_render({f})" for f in ("markdown", "csv", "json")]
+    with Runner(project, mode=mode, timeout=60, expected_signature=DP_SIGNATURE) as runner:
+        first = runner.run([DP_POLLUTER, *scenarios, DP_VICTIM], DP_VICTIM, times=2, jobs=2)
+        alone = runner.run([DP_VICTIM], DP_VICTIM)
+        later = runner.run([DP_VICTIM, DP_POLLUTER], DP_VICTIM)
+    assert [(o.kind, o.reproduced, o.signature) for o in first] == [("fail", True, DP_SIGNATURE)] * 2
+    assert first[0].ran == (DP_POLLUTER, *scenarios, DP_VICTIM)  # scenarios reversed from discovery
+    assert [o.kind for o in alone + later] == ["pass", "pass"]
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_crashing_worker_is_a_crash_with_no_leftovers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    project = sample("crashing_worker", tmp_path, monkeypatch)
+    source = "bufpool.tests.test_pool.HandleLifecycleTest.test_hand_off_transfers_ownership"
+    victim = "bufpool.tests.test_pool.PoolAuditTest.test_audit_checksums_live_buffers"
+    with Runner(project, mode=mode, timeout=60, count_crashes=True) as runner:
+        [crash] = runner.run([source, victim], victim)
+        [alone] = runner.run([victim], victim)
+    assert crash.kind == "crash" and crash.reproduced and "SIGSEGV" in crash.message, crash
+    assert crash.ran == (source, victim)
+    assert alone.kind == "pass"
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_disk_and_pair_pollution_stay_inside_one_repetition(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    project = sample("disk_pollution", tmp_path, monkeypatch)
+    polluter = "stockdb.tests.test_reservations.DefaultStoreReservationTest.test_reserve_creates_pending_reservation"
+    victim = "stockdb.tests.test_reservations.PendingReportTest.test_no_pending_reservations_on_fresh_store"
+    with Runner(project, mode=mode, timeout=60) as runner:
+        polluted = runner.run([polluter, victim], victim, times=2, jobs=2)
+        clean = runner.run([victim], victim, times=2, jobs=2)
+    assert [o.kind for o in polluted] == ["fail", "fail"] and [o.kind for o in clean] == ["pass", "pass"]
+    assert "found N rows" in (polluted[0].signature or "")
+    pair = sample("polluter_pair", tmp_path / "pair", monkeypatch)
+    a = "textpipe.tests.pipeline.test_plugins.PluginRegistryTest.test_register_shout_plugin"
+    b = "textpipe.tests.pipeline.test_modes.ModeSwitchTest.test_enable_extended_mode"
+    v = "textpipe.tests.pipeline.test_render.DefaultRenderTest.test_render_normalises_case"
+    with Runner(pair, mode=mode, timeout=60) as runner:
+        kinds = [runner.run(ids, v)[0].kind for ids in ([a, b, v], [b, a, v], [a, v], [b, v], [v, a, b])]
+    assert kinds == ["fail", "fail", "pass", "pass", "pass"]
+
+
+def test_fork_server_keeps_per_process_randomness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """flaky_polluter seeds a module-level RNG from os.urandom at import: every repetition must
+    draw its own, in fork mode as in fresh processes (neither all-fail nor all-pass)."""
+    project = sample("flaky_polluter", tmp_path, monkeypatch)
+    monkeypatch.setenv("SAMPLE_POLLUTION_RATE", "0.5")
+    polluter = "pricecache.tests.test_service.DiscountTest.test_full_promo_makes_item_free"
+    victim = "pricecache.tests.test_service.PriceLookupTest.test_apple_list_price"
+    rates = {}
+    for mode, times in (("fresh", 24), ("fork", 60)):
+        with Runner(project, mode=mode, timeout=60) as runner:
+            outcomes = runner.run([polluter, victim], victim, times=times, jobs=2)
+            assert {o.kind for o in runner.run([victim], victim, times=6, jobs=2)} == {"pass"}
+        assert {o.kind for o in outcomes} <= {"pass", "fail"}
+        rates[mode] = sum(o.kind == "fail" for o in outcomes) / times
+    # p = 0.5: outside [0.15, 0.85] has probability < 1e-3 for either sample size
+    assert 0.15 <= rates["fresh"] <= 0.85 and 0.15 <= rates["fork"] <= 0.85, rates

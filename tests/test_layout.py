@@ -1,0 +1,91 @@
+"""The package reads as the data flow: no import cycles between modules (imports inside
+functions included), and no stage imports a later one."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "isolate"
+
+# Each stage may import the stages listed before it (and itself), never one after it;
+# "isolate" is the package itself (its version).
+STAGES = ["isolate", "errors", "search", "files", "orders", "running", "hunt", "report", "cli", "__main__"]
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports() -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports, anywhere in its body."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            found.update(t for t in targets if t in modules and t != "isolate")
+        graph[name] = found - {name}
+    return graph
+
+
+def _stage(module: str) -> str:
+    return module.split(".")[1] if "." in module else module
+
+
+def test_there_are_modules_to_check() -> None:
+    graph = _imports()
+    assert len(graph) > 40 and "isolate.hunt.loop" in graph and "isolate.search.decide" in graph["isolate.hunt.loop"]
+
+
+def test_no_import_cycles() -> None:
+    graph = _imports()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                cycle = stack[stack.index(target):] + [target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target)
+        stack.pop()
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+
+
+def test_no_stage_imports_a_later_one() -> None:
+    backwards = []
+    for module, targets in _imports().items():
+        here = STAGES.index(_stage(module))
+        for target in targets:
+            if STAGES.index(_stage(target)) > here:
+                backwards.append(f"{module} imports {target}")
+    assert not backwards, backwards
+
+
+def test_the_search_is_pure() -> None:
+    """No I/O, clock or processes in the search: it is simulated thousands of times in seconds."""
+    impure = {"os", "subprocess", "time", "pathlib", "socket", "shutil", "tempfile", "datetime", "click"}
+    found = []
+    for path in (PACKAGE / "search").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in impure]
+    assert not found, found
