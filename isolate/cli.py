@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -179,6 +180,10 @@ class Duration(click.ParamType):
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every run (pytest projects; repeatable; kept for resumes).")
+@click.option("--history", "history_paths", multiple=True, metavar="PATH",
+              help="Also take the victim's runs in this saved stream or recording as evidence (repeatable).")
+@click.option("--history-since", metavar="RUN", help="Use stored runs from this run id (or -N) on only.")
+@click.option("--no-history", is_flag=True, default=None, help="Do not use stored runs as evidence.")
 @click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
 @click.option("--worker", help="With --run: the worker tag.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
@@ -188,6 +193,7 @@ class Duration(click.ParamType):
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
            fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
+           history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
            run_spec: str | None, worker: str | None, repo: Path | None, quiet: bool, as_json: bool) -> None:
     """Hunt down what makes TEST fail: resumable; every step is saved in .isolate/<hunt>/.
 
@@ -195,9 +201,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     the budget, 2 usage error, 130 interrupted (run the same command again to resume).
     """
     from isolate.hunt import loop as hunting
-    from isolate.hunt.settings import project_kind, settings_for
+    from isolate.hunt.settings import project_kind
     from isolate.hunt.start import open_hunt
-    from isolate.hunt.verdict import verdict_data
     from isolate.report.progress import Display
     from isolate.report.verdict import EXIT, as_text
 
@@ -205,22 +210,29 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
                "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
-               "any_failure": any_failure, "pytest_args": list(pytest_args) or None}
-    hunt = settings_for(hunt, options)
+               "any_failure": any_failure, "pytest_args": list(pytest_args) or None,
+               "history": None if no_history is None else not no_history,
+               "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,
+               "history_since": history_since}
     display = Display(quiet=quiet or as_json)
     try:
-        result = hunting.hunt_loop(hunt, display, hunting.make_runner)
+        result = hunting.hunt_loop(hunt, options, display, hunting.make_runner)
     except hunting.Interrupted as stop:
         display.end()
+        resume = f"isolate bisect {shlex.quote(hunt.victim)}"
+        if as_json:
+            click.echo(json.dumps({"verdict": "interrupted", "victim": hunt.victim, "runs_this_session": stop.runs,
+                                   "hunt": str(hunt.path), "resume": resume}, indent=2))
         click.echo(f"isolate: interrupted after {stop.runs} runs this session; the journal keeps them."
-                   f" Resume with: isolate bisect {hunt.victim}", err=True)
+                   f" Resume with: {resume}", err=True)
         sys.exit(130)
     display.end()
     if as_json:
-        click.echo(json.dumps(verdict_data(result.problem, result.verdict, result.hunt.path, result.reproducer), indent=2))
+        click.echo(json.dumps(result.data, indent=2))
     else:
-        kind = project_kind(hunt)
-        click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind))
+        kind = project_kind(result.hunt)
+        click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind,
+                           result.data["seconds"], result.data["history_runs"]))
     sys.exit(EXIT[result.verdict.kind])
 
 
@@ -231,7 +243,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 @click.pass_context
 def resume(ctx: click.Context, test: str, quiet: bool, as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
-    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json, pytest_args=())
+    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json, pytest_args=(), history_paths=())
 
 
 @main.command()
@@ -270,7 +282,7 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
     from isolate.hunt.store import hunts_for, hunts_root
 
     [hunt] = hunts_for(hunts_root(repo), test)
-    click.echo(set_aside(hunt, step))
+    click.echo(set_aside(hunt, step, _warn))
 
 
 @main.command()
@@ -288,6 +300,10 @@ def plan(tests: int, rate: float, duration: float, startup: float, confidence: f
 
     result = planning.plan(tests, rate, duration=duration, startup=startup, confidence=confidence)
     click.echo(planning.to_json(result) if as_json else planning.format_text(result))
+
+
+def _warn(message: str) -> None:
+    click.echo(f"isolate: warning: {message}", err=True)
 
 
 def _stdin() -> BinaryIO:

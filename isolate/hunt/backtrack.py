@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shlex
+from collections.abc import Callable
 
 from isolate.errors import UserError
 from isolate.files import write_atomic
 from isolate.hunt.journal import read_journal
+from isolate.hunt.lock import Lock
 from isolate.hunt.store import Hunt, read_queries, read_steps
 
 
-def backtrack(hunt: Hunt, step: int) -> str:
+def backtrack(hunt: Hunt, step: int, warn: Callable[[str], None]) -> str:
     """Keep the evidence gathered up to `step`; set the rest aside (never deleted)."""
+    with Lock(hunt.path, warn):
+        return _backtrack(hunt, step)
+
+
+def _backtrack(hunt: Hunt, step: int) -> str:
     entries, _ = read_journal(hunt)
     steps = read_steps(hunt)
     if step not in steps:
-        raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {hunt.victim}'")
-    if (hunt.path / "lock").exists():
-        raise UserError("this hunt is running; stop it (Ctrl-C or kill) before backtracking")
+        raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {shlex.quote(hunt.victim)}'")
     cut = next((i for i, e in enumerate(entries) if e.step > step), len(entries))
     journal = hunt.path / "journal.jsonl"
     raw = journal.read_text(encoding="utf8").splitlines(keepends=True) if journal.exists() else []
@@ -31,7 +37,7 @@ def backtrack(hunt: Hunt, step: int) -> str:
     write_atomic(hunt.path / "queries.jsonl", "".join(json.dumps(q, sort_keys=True) + "\n" for q in queries))
     (hunt.path / "verdict.json").unlink(missing_ok=True)
     return (f"kept {cut} runs up to step {step}; set {len(entries) - cut} aside in {aside.name}."
-            f" Resume with: isolate bisect {hunt.victim}")
+            f" Resume with: isolate bisect {shlex.quote(hunt.victim)}")
 
 
 def _split_raw(raw: list[str], cut: int) -> tuple[list[str], list[str]]:

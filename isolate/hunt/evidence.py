@@ -1,18 +1,26 @@
 """The journal in the search's terms: the problem (predecessors, durations, start-up cost) and
-one observation per repetition that is evidence either way (a reproduction or a pass)."""
+one observation per repetition that is evidence either way (a reproduction or a pass); and what
+the other repetitions tell the hunt: which tests hang, how the victim failed when it failed
+another way, and how much wall time the hunt has spent."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from isolate.errors import UserError
+from isolate.hunt.history import read_history
 from isolate.hunt.journal import Position, journal_since
 from isolate.hunt.store import Hunt, read_steps
-from isolate.search.model import Observation, Problem
+from isolate.running.signature import signature_from_traceback, signatures_match
+from isolate.search.model import Observation, Problem, carry_over, without
 
 STARTUP_GUESS = 0.5  # seconds per run before the journal has measured it
+HANGS_TO_DROP = 2  # timeouts while a predecessor ran, after which it is left out of every list
+SILENT_TIMEOUTS = 3  # timeouts before any test started, after which the hunt stops
+ANOTHER_WAY = 3  # failures of another kind, with none of the recorded kind, before the hint
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,25 @@ class Evidence:
     steps: dict[int, tuple[str, ...]]  # the step files, by number
     position: Position = Position()  # how far the journal was read
     overheads: tuple[float, ...] = ()  # measured per-run start-up, one per observation
+    hangs: dict[str, int] = field(default_factory=dict)  # timeouts by the test that was running ("": none was)
+    other_failures: dict[str, int] = field(default_factory=dict)  # the victim failing another way, by signature
+    spans: tuple[tuple[float, float], ...] = ()  # (start, end) epoch seconds of every run
+    history: tuple[int, int] = (0, 0)  # observations from stored runs: (runs, failures)
+
+    @property
+    def wall_seconds(self) -> float:
+        """Wall time during which at least one run was in flight, across every session."""
+        total, reach = 0.0, float("-inf")
+        for start, end in sorted(self.spans):
+            if end > reach:
+                total += end - max(start, reach)
+                reach = end
+        return total
+
+    @property
+    def test_seconds(self) -> float:
+        """The runs' durations added up (parallel runs count each)."""
+        return sum(end - start for start, end in self.spans)
 
 
 def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
@@ -38,7 +65,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             raise UserError(f"{hunt.path / 'order.txt'} is empty; re-create the hunt with 'isolate extract --force'")
         seconds = durations(hunt, order)
         problem = Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1], STARTUP_GUESS)
-        previous = Evidence(problem, (), {}, (), 0, {})
+        past = _history(hunt, problem)
+        previous = Evidence(problem, past, {}, (), 0, {}, history=(len(past), sum(o.failed for o in past)))
     problem = previous.problem
     entries, warnings, position = journal_since(hunt, previous.position)
     steps = read_steps(hunt, previous.steps)
@@ -46,7 +74,17 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     observations = list(previous.observations)
     overheads = list(previous.overheads)
     ignored = dict(previous.ignored)
+    hangs = dict(previous.hangs)
+    other = dict(previous.other_failures)
+    spans = list(previous.spans)
     for entry in entries:
+        end = _epoch(entry.at)
+        if end is not None:
+            spans.append((end - entry.seconds, end))
+        if entry.outcome == "timeout":
+            hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
+        elif entry.outcome == "fail" and not entry.reproduced:
+            other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
         ids = steps.get(entry.step)
         if ids is None or not ids or ids[-1] != problem.victim or any(i not in index for i in ids[:-1]):
             warnings.append(f"journal entry for step {entry.step} does not match a step file; skipped")
@@ -59,7 +97,36 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
     startup = max(0.05, statistics.median(overheads)) if overheads else STARTUP_GUESS
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
-                    previous.entries + len(entries), steps, position, tuple(overheads))
+                    previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
+                    tuple(spans), previous.history)
+
+
+def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
+    """The stored runs kept in `history.jsonl` as observations over the hunt's candidates (for
+    the Bayesian search, unless the hunt switched history off). They take no test time."""
+    search = hunt.settings.get("search", {})
+    if not search.get("history", True) or search.get("strategy", "isolate") != "isolate":
+        return ()
+    expected = signature_from_traceback(hunt.failure())
+    any_failure = bool(search.get("any_failure")) or expected is None
+    index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
+    out: list[Observation] = []
+    for past in read_history(hunt):
+        if past.status in ("fail", "uxsuccess") and (any_failure or signatures_match(expected, past.signature)):
+            failed = True
+        elif past.status == "success":
+            failed = False
+        else:  # skipped, or failed another way: no evidence either way
+            continue
+        out.append(Observation(frozenset(index[t] for t in past.predecessors if t in index), failed, 0.0))
+    return tuple(out)
+
+
+def _epoch(stamp: str) -> float | None:
+    try:
+        return dt.datetime.fromisoformat(stamp).timestamp() if stamp else None
+    except ValueError:
+        return None
 
 
 def durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
@@ -71,3 +138,33 @@ def durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
     values = [float(v) for v in known.values() if isinstance(v, (int, float))]
     default = statistics.median(values) if values else 0.01
     return [max(0.0005, float(known.get(test_id, default))) for test_id in order]
+
+
+def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[Observation, ...], tuple[str, ...]]:
+    """The hunt's problem without the predecessors that hung (they would stall every list that
+    holds them), and the observations that stay valid without them."""
+    problem = ev.problem
+    limit = f" (killed after {timeout:g}s)" if isinstance(timeout, (int, float)) else ""
+    if ev.hangs.get(problem.victim, 0) >= HANGS_TO_DROP:
+        raise UserError(f"the victim itself hung in {ev.hangs[problem.victim]} runs{limit}; fix: raise"
+                        " --timeout if it is only slow, or fix the hang, then run the same command again")
+    if ev.hangs.get("", 0) >= SILENT_TIMEOUTS:
+        raise UserError(f"{ev.hangs['']} runs timed out before any test started{limit}; fix: run the"
+                        " project's test command by hand to see what hangs, or raise --timeout")
+    dropped = tuple(t for t in problem.predecessors if ev.hangs.get(t, 0) >= HANGS_TO_DROP)
+    if not dropped:
+        return problem, ev.observations, ()
+    drop = [i for i, t in enumerate(problem.predecessors) if t in dropped]
+    return without(problem, drop), carry_over(problem, ev.observations, drop), dropped
+
+
+def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[str, ...]:
+    """What the runs that are no evidence either way tell the user."""
+    notes = tuple(f"left out: {t} hung in {ev.hangs[t]} runs; it is in no list after that" for t in dropped)
+    another = sum(ev.other_failures.values())
+    reproduced = sum(o.failed for o in ev.observations)
+    if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:
+        common = max(ev.other_failures, key=lambda s: ev.other_failures[s])
+        notes += (f"the victim failed {another} times another way ({common}), {reproduced} times the"
+                  " recorded way; if it is the same failure, run again with --any-failure",)
+    return notes

@@ -22,7 +22,8 @@ class Entry:
     reproduced: bool
     seconds: float
     signature: str | None = None
-    at: str = ""
+    at: str = ""  # when it finished, UTC ISO 8601
+    hung: str | None = None  # a timeout: the test that was running when the run was killed
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
@@ -81,6 +82,7 @@ def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], 
             entries.append(Entry(
                 step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
                 seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
+                hung=item["hung"] if isinstance(item.get("hung"), str) else None,
             ))
         except (ValueError, KeyError, TypeError):
             warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")

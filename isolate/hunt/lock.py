@@ -1,55 +1,108 @@
-"""`lock`: one process runs a hunt at a time; a lock left by a dead process is taken over."""
+"""`lock`: one process writes a hunt at a time; a lock left by a dead process is taken over.
+
+Every command that writes a hunt (bisect, extract --force, backtrack) holds the lock while it
+writes, and takes it before writing anything, so a command refused because the hunt is running
+has changed nothing.
+"""
 
 from __future__ import annotations
 
 import os
 import socket
+import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from isolate.errors import UserError
-from isolate.hunt.store import Hunt
 
+LOCK = "lock"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a lock: pid, host and boot id, and whether that process still runs."""
+
+    pid: int
+    host: str
+    boot: str
+
+    @property
+    def here(self) -> bool:
+        return self.host == socket.gethostname()
+
+    @property
+    def alive(self) -> bool:
+        """Running now (on another host: assumed running, since it cannot be checked from here)."""
+        if not self.here:
+            return bool(self.pid)
+        return bool(self.pid) and self.boot == _boot_id() and _alive(self.pid)
+
+
+def holder(directory: Path) -> Holder | None:
+    """The holder of the hunt's lock; None when there is no lock. An unreadable or empty lock
+    reads as held by nobody alive (pid 0)."""
+    try:
+        words = (directory / LOCK).read_text(encoding="utf8", errors="replace").split()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        words = []
+    try:
+        pid = int(words[0]) if words else 0
+    except ValueError:
+        pid = 0
+    return Holder(pid, *(words[1:3] + ["", ""])[:2])
 
 
 class Lock:
-    """`lock` holds the pid, host and boot of the process running the hunt.
+    """Holds `<directory>/lock` (pid, host and boot of this process) for a `with` block.
 
-    A lock whose process is gone (killed, or the machine rebooted, which the boot id tells
-    even when the pid was reused) is stale and taken over with a warning.
+    A lock whose process is gone (killed, or the machine rebooted, which the boot id tells even
+    when the pid was reused) is stale and taken over with a warning. The lock file appears whole
+    (written aside, then hard-linked into place), so nobody ever reads a half-written lock.
     """
 
-    def __init__(self, hunt: Hunt, warn: Callable[[str], None]) -> None:
-        self.path = hunt.path / "lock"
+    def __init__(self, directory: Path, warn: Callable[[str], None]) -> None:
+        self.directory = directory
+        self.path = directory / LOCK
         self.warn = warn
 
     def __enter__(self) -> Lock:
         me = f"{os.getpid()} {socket.gethostname()} {_boot_id()}\n"
         for _ in range(2):
             try:
-                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                fd, tmp = tempfile.mkstemp(prefix=".lock.", dir=self.directory)
+            except OSError as exc:
+                raise UserError(f"cannot write in {self.directory} ({exc.strerror}); check its permissions"
+                                " and free space") from None
+            try:
+                with os.fdopen(fd, "w") as fp:
+                    fp.write(me)
+                os.link(tmp, self.path)
+                return self
             except FileExistsError:
                 self._break_if_stale()
-                continue
-            with os.fdopen(fd, "w") as fp:
-                fp.write(me)
-            return self
+            except OSError as exc:
+                raise UserError(f"cannot write the lock {self.path} ({exc.strerror}); free disk space"
+                                " or check permissions, then run the same command again") from None
+            finally:
+                os.unlink(tmp)
         raise UserError(f"cannot take the lock {self.path}; remove it if no hunt is running")
 
     def _break_if_stale(self) -> None:
-        try:
-            pid_text, host, boot = (self.path.read_text().split() + ["", ""])[:3]
-            pid = int(pid_text)
-        except (OSError, ValueError):
-            pid, host, boot = 0, "", ""
-        if pid and host == socket.gethostname() and boot == _boot_id() and _alive(pid):
+        found = holder(self.directory)
+        if found is None:
+            return
+        if found.here and found.alive:
             raise UserError(
-                f"this hunt is already running (pid {pid}); wait for it, follow it with 'isolate status',"
-                f" or stop it with 'kill {pid}'"
+                f"this hunt is already running (pid {found.pid}); wait for it, follow it with 'isolate status',"
+                f" or stop it with 'kill {found.pid}'"
             )
-        if pid and host and host != socket.gethostname():
-            raise UserError(f"this hunt is locked by pid {pid} on {host}; if that hunt is gone, delete {self.path}")
-        self.warn(f"took over a stale lock from pid {pid or '?'}, which is no longer running")
+        if found.pid and found.host and not found.here:
+            raise UserError(f"this hunt is locked by pid {found.pid} on {found.host}; if that hunt is gone,"
+                            f" delete {self.path}")
+        self.warn(f"took over a stale lock from pid {found.pid or '?'}, which is no longer running")
         self.path.unlink(missing_ok=True)
 
     def __exit__(self, *exc: object) -> None:

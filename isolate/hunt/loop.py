@@ -12,22 +12,24 @@ import json
 import math
 import os
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence
+from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
+from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, read_journal
 from isolate.hunt.lock import Lock
-from isolate.hunt.settings import search_settings
+from isolate.hunt.settings import search_settings, settings_for
 from isolate.hunt.store import Hunt, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide
-from isolate.search.model import Problem, Query, Settings, Verdict, run_cost
+from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
 from isolate.search.strategies.bayesian import leading
 
 
@@ -45,26 +47,41 @@ class Result:
     problem: Problem
     verdict: Verdict
     reproducer: Path | None
+    data: dict[str, Any]  # what verdict.json holds
 
 
 def hunt_loop(
     hunt: Hunt,
+    options: dict[str, Any],
     display: Any,
     make_runner: Callable[[Hunt], Any],
 ) -> Result:
-    """Run the search to a verdict. `display` draws progress; `make_runner` builds the Runner."""
-    merged = hunt.settings["search"]
-    jobs = int(merged["jobs"] or os.cpu_count() or 1)
-    settings = search_settings(merged, jobs)
+    """Run the search to a verdict. `options` are the settings given now (stored in the hunt once
+    its lock is held); `display` draws progress; `make_runner` builds the Runner."""
     before = len(read_journal(hunt)[0])
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        with Lock(hunt, display.warn), make_runner(hunt) as runner:
-            return _loop(hunt, display, runner, merged, jobs, settings)
+        with Lock(hunt.path, display.warn):
+            hunt = settings_for(hunt, options)
+            merged = hunt.settings["search"]
+            jobs = int(merged["jobs"] or os.cpu_count() or 1)
+            _gather_history(hunt, merged, display)
+            with make_runner(hunt) as runner:
+                return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         raise Interrupted(len(read_journal(hunt)[0]) - before) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
+    """Read the stored runs not read yet into the hunt's history (see isolate.hunt.history)."""
+    if not merged["history"] or merged["strategy"] != "isolate":
+        return
+    added, kept = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
+    if kept:
+        display.info(f"{kept} earlier runs of the victim are evidence ({added} new); they are assumed to"
+                     " test today's code: limit them with --history-since RUN, or --no-history")
 
 
 def _terminate(signum: int, frame: Any) -> None:
@@ -74,36 +91,52 @@ def _terminate(signum: int, frame: Any) -> None:
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
           settings: Settings) -> Result:
     ev = None
+    told: set[str] = set()  # what the display was already told this session
+    budget = merged["time_budget"]
     while True:
         ev = evidence(hunt, ev)
         for warning in ev.warnings:
             display.warn(warning)
+        problem, observations, dropped = without_hangs(ev, merged.get("timeout"))
+        for note in notes(ev, dropped, bool(merged["any_failure"])):
+            if note not in told:
+                told.add(note)
+                display.warn(note)
+        deadline = None
+        if budget:  # every second counts, whatever the runs showed: the search gets what is left
+            left = max(0.0, float(budget) - ev.wall_seconds)
+            settings = replace(settings, max_seconds=sum(o.seconds for o in observations) + left * jobs)
+            deadline = time.monotonic() + left
         if settings.strategy == "manual" and merged["step_budget"]:
-            full = run_cost(ev.problem, tuple(range(len(ev.problem.predecessors))))
+            full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
-        answer = decide(ev.problem, ev.observations, settings, batch=jobs)
+        answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
-            reproducer = save_verdict(hunt, ev, answer)
-            return Result(hunt, ev.problem, answer, reproducer)
-        _run_query(hunt, ev, answer, runner, jobs, merged, display, settings)
+            history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
+                        " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
+            answer = replace(answer, evidence=answer.evidence + history + notes(ev, dropped, bool(merged["any_failure"])))
+            reproducer, data = save_verdict(hunt, problem, ev, answer)
+            return Result(hunt, problem, answer, reproducer, data)
+        _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
 
 
-def _run_query(hunt: Hunt, ev: Evidence, query: Query, runner: Any, jobs: int,
-               merged: dict[str, Any], display: Any, settings: Settings) -> None:
-    problem = ev.problem
+def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,
+               runner: Any, jobs: int, merged: dict[str, Any], display: Any, settings: Settings,
+               deadline: float | None) -> None:
     ids = tuple(problem.predecessors[i] for i in query.included) + (problem.victim,)
     step = step_for(hunt, ids, dict(ev.steps))
     runs = query.runs
     if merged["step_budget"] and merged["strategy"] == "isolate":
         runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, query.included))))
-    display.step(step, len(query.included), runs, query.reason, ev,
-                 leading(problem, ev.observations, settings))
+    display.step(step, len(query.included), runs, query.reason, problem, observations,
+                 leading(problem, observations, settings))
     _append_line(hunt.path / "queries.jsonl",
                  {"step": step, "runs": runs, "reason": query.reason, "from": ev.entries})
 
     def record(outcome: Any) -> None:
         entry = Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
-                      outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+                      outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
+                      outcome.hung)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:
@@ -112,7 +145,7 @@ def _run_query(hunt: Hunt, ev: Evidence, query: Query, runner: Any, jobs: int,
         display.outcome(outcome)
 
     outcomes = runner.run(ids, problem.victim, times=runs, jobs=jobs,
-                          until_failure=query.until_failure, on_outcome=record)
+                          until_failure=query.until_failure, on_outcome=record, deadline=deadline)
     errors = [o for o in outcomes if o.kind == "error"]
     if errors:
         raise UserError(f"step {step} could not run: {errors[0].message}")

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from isolate.errors import UserError
+from isolate.hunt.history import check as check_history
 from isolate.hunt.store import Hunt, save_settings
 from isolate.search.model import Settings
 
@@ -24,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     "mode": "fresh",
     "any_failure": False,
     "pytest_args": [],
+    "history": True,  # stored runs as evidence (isolate.hunt.history)
+    "history_paths": [],
+    "history_since": None,
 }
 
 
@@ -41,6 +45,7 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
                         "project; fix: drop --pytest-arg")
     if not 0.5 <= float(merged["confidence"]) < 1:
         raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")
+    check_history(hunt, list(merged["history_paths"]), merged["history_since"])
     if stored != hunt.settings.get("search"):
         hunt = save_settings(hunt, {**hunt.settings, "search": stored})
     return replace(hunt, settings={**hunt.settings, "search": merged})

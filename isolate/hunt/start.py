@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from isolate.errors import UserError
-from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunts_root
+from isolate.hunt.lock import Lock
+from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunt_dir, hunts_root
 from isolate.orders.extract import directory_source, extract, file_source, stdin_source
 from isolate.orders.repository import find_repository
 
@@ -56,14 +57,18 @@ def extract_to_hunt(
     result = extract(source, label, worker, test)
     origin["worker"] = result.worker
     origin["status"] = result.status
-    hunt = create_hunt(root, result.victim, result.order, result.failure, origin, force, result.durations)
+    warnings = list(result.warnings)
+    path = hunt_dir(root, result.victim)
+    path.mkdir(parents=True, exist_ok=True)
+    with Lock(path, warnings.append):  # a running hunt of this test refuses, before anything is written
+        hunt = create_hunt(root, result.victim, result.order, result.failure, origin, force, result.durations)
     step = hunt.step_path(0)
     shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
     summary = (
         f"{result.worker} of {label} ran {len(result.predecessors)} tests before {result.victim};"
         f" wrote {shown}. Next: isolate bisect {result.victim}"
     )
-    return Extracted(result.order, result.warnings, summary)
+    return Extracted(result.order, tuple(warnings), summary)
 
 
 def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | None) -> Hunt:

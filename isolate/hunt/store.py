@@ -7,12 +7,16 @@
 - `step-NNN.txt` every candidate list ever run, each a valid `--load-list` file
 - `journal.jsonl` one line per finished repetition, appended and fsynced (journal.py)
 - `lock`        who is running the hunt now (lock.py)
+- `history.jsonl` earlier runs of the victim used as evidence (history.py)
+- `verdict.json`, `reproducer.txt` the verdict (verdict.py)
+- `replaced-<time>/` what an earlier hunt ran, set aside by `extract --force`
 
 Every file except the journal is written whole: temp file, fsync, rename.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -74,11 +78,11 @@ def create_hunt(
     force: bool,
     durations: tuple[float | None, ...] = (),
 ) -> Hunt:
-    """Make `.isolate/<hunt>/` holding the order as its first candidate list (step 0)."""
-    hunts = root / HUNTS
-    path = hunts / hunt_name(victim)
-    if path.resolve().parent != hunts.resolve():
-        raise UserError(f"test id {victim!r} would escape {hunts}; rename the test")
+    """Make `.isolate/<hunt>/` holding the order as its first candidate list (step 0).
+
+    With `force`, an earlier hunt's runs and steps are moved into `replaced-<time>/`, never
+    deleted. The caller holds the hunt's lock (see hunt_dir)."""
+    path = hunt_dir(root, victim)
     if (path / "hunt.json").exists() and not force:
         journal = path / "journal.jsonl"
         runs = _count_lines(journal)
@@ -89,8 +93,7 @@ def create_hunt(
             )
     path.mkdir(parents=True, exist_ok=True)
     if force:
-        for old in [*path.glob("step-*.txt"), path / "journal.jsonl"]:
-            old.unlink(missing_ok=True)
+        _set_aside(path)
     settings = {"victim": victim, "source": source}
     write_atomic(path / "order.txt", list_text(order))
     write_atomic(path / "failure.txt", failure)
@@ -99,6 +102,27 @@ def create_hunt(
     write_atomic(path / "durations.json", json.dumps(known, indent=0, sort_keys=True) + "\n")
     write_atomic(path / "hunt.json", json.dumps(settings, indent=2, sort_keys=True) + "\n")
     return Hunt(path, settings)
+
+
+def hunt_dir(root: Path, victim: str) -> Path:
+    """Where the hunt for `victim` lives under the project `root` (it may not exist yet)."""
+    hunts = root / HUNTS
+    path = hunts / hunt_name(victim)
+    if path.resolve().parent != hunts.resolve():
+        raise UserError(f"test id {victim!r} would escape {hunts}; rename the test")
+    return path
+
+
+def _set_aside(path: Path) -> None:
+    """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
+    old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
+                                                          "reproducer.txt") if (path / n).exists())]
+    if not old:
+        return
+    aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
+    aside.mkdir()
+    for item in old:
+        item.rename(aside / item.name)
 
 
 def _count_lines(path: Path) -> int:

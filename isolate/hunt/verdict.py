@@ -15,8 +15,11 @@ from isolate.hunt.store import Hunt
 from isolate.search.model import Problem, Verdict
 
 
-def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None) -> dict[str, Any]:
-    """The verdict as JSON-ready data."""
+def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None,
+                 seconds: float | None = None, test_seconds: float | None = None) -> dict[str, Any]:
+    """The verdict as JSON-ready data. `seconds` is the hunt's wall time (across sessions),
+    `test_seconds` the runs' durations added up (parallel runs each count); both default to the
+    search's own count of its evidence runs."""
     return {
         "verdict": verdict.kind,
         "victim": problem.victim,
@@ -24,7 +27,8 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "confidence": round(verdict.confidence, 6),
         "rates": {"with_culprits": round(verdict.p, 6), "background": round(verdict.q, 6)},
         "runs": verdict.runs,
-        "seconds": round(verdict.seconds, 3),
+        "seconds": round(verdict.seconds if seconds is None else seconds, 3),
+        "test_seconds": round(verdict.seconds if test_seconds is None else test_seconds, 3),
         "evidence": list(verdict.evidence),
         "alternatives": [
             {"culprits": [problem.predecessors[i] for i in c], "probability": round(p, 6)}
@@ -35,18 +39,20 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
     }
 
 
-def save_verdict(hunt: Hunt, ev: Evidence, verdict: Verdict) -> Path | None:
-    """Write `verdict.json` and, for an answer with a list, `reproducer.txt` (returned)."""
-    problem = ev.problem
+def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict) -> tuple[Path | None, dict[str, Any]]:
+    """Write `verdict.json` and, for an answer with a list, `reproducer.txt`; return both.
+    `problem` is the one the verdict's indices refer to (tests that hung may be left out)."""
     reproducer: Path | None = None
     if verdict.kind in ("polluter", "fails-alone"):
         ids = [problem.predecessors[i] for i in sorted(verdict.culprits)] + [problem.victim]
         reproducer = hunt.path / "reproducer.txt"
         write_atomic(reproducer, list_text(ids))
-    data = verdict_data(problem, verdict, hunt.path, reproducer)
+    data = verdict_data(problem, verdict, hunt.path, reproducer, ev.wall_seconds, ev.test_seconds)
+    data["runs"] = verdict.runs - ev.history[0]  # new runs only
+    data["history_runs"] = ev.history[0]
     data["ignored_outcomes"] = ev.ignored
     write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")
-    return reproducer
+    return reproducer, data
 
 
 def read_verdict(hunt: Hunt) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from isolate.report.verdict import describe
-from isolate.search.model import Problem
+from isolate.search.model import Observation, Problem
 from isolate.search.posterior import Answer
 
 
@@ -43,23 +43,31 @@ class Display:
             self.stream.write(text + "\n")
         self.stream.flush()
 
+    def info(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.live:
+            self.stream.write("\r\x1b[2K")
+        self.stream.write(f"isolate: {message}\n")
+        self.stream.flush()
+
     def warn(self, message: str) -> None:
         if self.live:
             self.stream.write("\r\x1b[2K")
         self.stream.write(f"isolate: warning: {message}\n")
         self.stream.flush()
 
-    def step(self, step: int, size: int, runs: int, reason: str, evidence: Any,
-             leaders: Sequence[Answer] = ()) -> None:
+    def step(self, step: int, size: int, runs: int, reason: str, problem: Problem,
+             observations: Sequence[Observation], leaders: Sequence[Answer] = ()) -> None:
         self.step_no, self.size, self.planned, self.done, self.fails = step, size, runs, 0, 0
-        self.total_runs = len(evidence.observations)
-        self.total_fails = sum(1 for o in evidence.observations if o.failed)
+        self.total_runs = sum(o.count for o in observations)
+        self.total_fails = sum(o.count for o in observations if o.failed)
         if self.quiet:
             return
         line = (f"[{self._elapsed()}] step {step}: {size} predecessors + victim, up to {runs} runs"
                 f" — {reason}")
         if leaders:
-            line += f"\n{'':11}leading: {_suspects(evidence.problem, leaders)}"
+            line += f"\n{'':11}leading: {_suspects(problem, leaders)}"
         if self.live:
             self.stream.write("\r\x1b[2K" + line + "\n")
             self.stream.flush()

@@ -6,10 +6,13 @@ All of it is read from the hunt directory, so it works while a hunt runs in anot
 from __future__ import annotations
 
 import math
+import shlex
 from dataclasses import dataclass
 
-from isolate.hunt.evidence import evidence
+from isolate.errors import UserError
+from isolate.hunt.evidence import evidence, notes, without_hangs
 from isolate.hunt.journal import Entry, read_journal
+from isolate.hunt.lock import holder
 from isolate.hunt.store import Hunt, read_queries, read_steps
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
@@ -26,8 +29,9 @@ class Status:
     leader: str
     runs: int
     failures: int
-    seconds: float
+    seconds: float  # wall time across sessions
     left: str
+    notes: tuple[str, ...] = ()  # tests left out for hanging, failures of another kind
 
 
 def status(hunt: Hunt) -> Status:
@@ -35,14 +39,23 @@ def status(hunt: Hunt) -> Status:
     entries, _ = read_journal(hunt)
     last = ev.steps.get(entries[-1].step) if entries else None
     candidates = len(last) - 1 if last else len(ev.problem.predecessors)
-    settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)))
-    top = leading(ev.problem, ev.observations, settings)
-    leader = f"{describe(ev.problem, top[0])} ({top[0].probability:.3f})" if top else "—"
-    seconds = sum(e.seconds for e in entries)
+    search = hunt.settings.get("search", {})
+    settings = Settings(confidence=float(search.get("confidence", 0.99)))
+    try:
+        problem, observations, dropped = without_hangs(ev, search.get("timeout"))
+        stopped: tuple[str, ...] = ()
+    except UserError as why:  # the hunt stopped for it; status still shows the rest
+        problem, observations, dropped, stopped = ev.problem, ev.observations, (), (str(why),)
+    top = leading(problem, observations, settings)
+    leader = f"{describe(problem, top[0])} ({top[0].probability:.3f})" if top else "—"
+    seconds = ev.wall_seconds
     verdict = read_verdict(hunt)
-    lock = hunt.path / "lock"
-    if lock.exists():
-        state = f"running (pid {lock.read_text().split()[0]})"
+    found = holder(hunt.path)
+    if found is not None and found.alive:
+        state = f"running (pid {found.pid}{'' if found.here else ' on ' + found.host})"
+    elif found is not None:
+        state = (f"stopped: pid {found.pid or '?'} died mid-hunt; resume with"
+                 f" 'isolate bisect {shlex.quote(hunt.victim)}'")
     elif verdict is not None:
         state = f"done: {verdict['verdict']}"
     elif entries:
@@ -52,7 +65,8 @@ def status(hunt: Hunt) -> Status:
     left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
                                                           len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)
-    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left)
+    said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
+    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said)
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
@@ -82,8 +96,9 @@ def format_status(items: list[Status]) -> str:
     for s in items:
         out.append(s.hunt.victim)
         out.append(f"  {s.state} · {s.candidates} candidates · {s.runs} runs, {s.failures} reproduced,"
-                   f" {duration(s.seconds)} of test time")
+                   f" {duration(s.seconds)} of wall time")
         out.append(f"  leading: {s.leader}")
+        out.extend(f"  note: {note}" for note in s.notes)
         out.append(f"  time left: {s.left}")
         out.append(f"  {s.hunt.path}")
     return "\n".join(out)

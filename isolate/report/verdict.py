@@ -18,8 +18,11 @@ HEADLINE = {
 }
 
 
-def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str) -> str:
-    """`kind` is the project's runner kind (stestr/testr), for the reproduce command."""
+def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
+            wall: float | None = None, history_runs: int = 0) -> str:
+    """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
+    hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
+    earlier runs rather than new ones."""
     lines = [f"{problem.victim}", f"  {HEADLINE[verdict.kind]} — confidence {verdict.confidence:.3f}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
     if culprits:
@@ -35,7 +38,10 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     for c, p in verdict.alternatives[:3]:
         names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
-    lines.append(f"  {verdict.runs} runs, {duration(verdict.seconds)} of test time; hunt in {_rel(hunt)}")
+    spent = f" in {duration(wall)}" if wall is not None else ""
+    earlier = f" (and {history_runs} earlier stored runs)" if history_runs else ""
+    lines.append(f"  {verdict.runs - history_runs} runs{spent}{earlier}, {duration(verdict.seconds)} of test time;"
+                 f" hunt in {_rel(hunt)}")
     if reproducer is not None:
         shown = _rel(reproducer)
         lines.append(f"  reproduce: isolate replay {shown} --times 20")

@@ -34,7 +34,8 @@ class Outcome:
     ``kind`` is fail/pass/timeout/crash/error; ``reproduced`` says whether it counts as a
     reproduction of the recorded failure (a ``fail`` whose signature matches, or any ``fail``
     with no record or ``any_failure``; a ``crash`` too when the recorded failure was a crash).
-    ``ran`` lists the ids that started, in stream order.
+    ``ran`` lists the ids that started, in stream order. ``hung`` names the test that was
+    running when a ``timeout`` killed the process (None when no test was running).
     """
 
     kind: str
@@ -45,6 +46,7 @@ class Outcome:
     details: str = ""
     ran: tuple[str, ...] = ()
     returncode: int | None = None
+    hung: str | None = None
 
 
 @dataclass(frozen=True)
@@ -119,9 +121,9 @@ def judge(
     """The outcome of one repetition (see module docstring for the rules)."""
 
     def outcome(kind: str, message: str, signature: str | None = None, details: str = "",
-                ran: tuple[str, ...] = ()) -> Outcome:
+                ran: tuple[str, ...] = (), hung: str | None = None) -> Outcome:
         return Outcome(kind, seconds, signature, message, expect.reproduces(kind, signature),
-                       details, ran, returncode)
+                       details, ran, returncode, hung)
 
     if error_file.exists():
         text = error_file.read_text(encoding="utf-8", errors="replace")
@@ -160,8 +162,9 @@ def judge(
             sig = signature_from_traceback(text)
             return outcome(FAIL, f"target's {fixture.test_id} failed: {sig}", sig, text, ran)
     if timed_out:
-        where = f" while running {tests[-1].test_id!r}" if tests and tests[-1].status == "inprogress" else ""
-        return outcome(TIMEOUT, f"timed out after {seconds:.1f}s{where}", ran=ran)
+        hung = tests[-1].test_id if tests and tests[-1].status == "inprogress" else None
+        where = f" while running {hung!r}" if hung else ""
+        return outcome(TIMEOUT, f"timed out after {seconds:.1f}s{where}", ran=ran, hung=hung)
     if tests and tests[-1].status == "inprogress":
         where = f"while running {tests[-1].test_id!r}"
     elif tests:

@@ -114,13 +114,15 @@ class Runner:
         jobs: int = 1,
         until_failure: bool = False,
         on_outcome: Callable[[Outcome], None] | None = None,
+        deadline: float | None = None,
     ) -> list[Outcome]:
         """Run ``ids`` in order ``times`` times, ``jobs`` at once; one Outcome per finished run.
 
         ``times=None`` (only with ``until_failure``) repeats until a reproduction. A run stops
         early at the first ``error`` (the list cannot run; repeating would not change that) and,
         with ``until_failure``, at the first reproduction; runs still in flight then are killed
-        and not reported.
+        and not reported. No repetition starts after ``deadline`` (``time.monotonic()``); those
+        in flight then finish (or time out) and are reported.
         """
         ids = list(ids)
         if not ids:
@@ -140,7 +142,8 @@ class Runner:
         trash: list[Path] = []  # their directories, deleted while the next jobs run
         try:
             while True:
-                while not stop and executor.running < jobs and (times is None or started < times):
+                while (not stop and executor.running < jobs and (times is None or started < times)
+                       and (deadline is None or time.monotonic() < deadline)):
                     executor.launch(self._new_job(), list_file, ids)
                     started += 1
                 while finished:

@@ -7,7 +7,8 @@ traceback text alone, because that is all a stored subunit run keeps:
 
     ``<exception type>: <normalised first message line> @ <file>:<function>``
 
-The message is normalised (numbers, addresses, temporary names, uuids) because those vary from
+The message is normalised (temporary paths, numbers such as pids, ports and timestamps,
+addresses, uuids, long hex tokens) because those vary from
 run to run while the failure stays the same; the frame is the deepest one outside unittest and
 testtools (their helpers such as ``assertEqual`` tell nothing about *where* the test failed),
 named by file base name and function, without the line number, so that a recorded traceback
@@ -23,10 +24,16 @@ _FRAME_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line \d+, in (?P<func>.+)$'
 _EXCEPTION_RE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _LIBRARY_PARTS = ("/unittest/", "/testtools/", "/unittest2/", "\\unittest\\", "\\testtools\\",
                   "/_pytest/", "/pluggy/")
+# A path up to its last temporary-looking component: each run has its own TMPDIR (isolate gives
+# every repetition one: $TMPDIR/isolate-run-*/job-N/tmp), so `/tmp/tmpi8rkne15/app` recorded and
+# `/tmp/isolate-run-x1/job-7/tmp/tmpq2w3e4r5/app` replayed must both read `<tmp>/app`.
+_TEMP_PART = r"(?:tmp[\w.-]*|temp|Temp|TEMP|T|isolate-run-[\w-]+|job-\d+|pytest-of-[\w.-]+|pytest-\d+)"
 _NORMALISERS = (
+    (re.compile(r"(?:[A-Za-z]:)?(?:[/\\][^\s/\\'\":,;()\[\]]+)*?(?:[/\\]" + _TEMP_PART + r"(?=[/\\'\"\s:,;)\]]|$))+"), "<tmp>"),
     (re.compile(r"0x[0-9a-fA-F]+"), "<addr>"),
     (re.compile(r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b"), "<uuid>"),
     (re.compile(r"\btmp[\w-]{6,}"), "tmp?"),
+    (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{12,}\b"), "<hex>"),  # hashes, tokens
     (re.compile(r"\d+(?:\.\d+)?"), "N"),
     (re.compile(r"\s+"), " "),
 )

@@ -200,8 +200,6 @@ def decide(
     gen = PROCEDURES[settings.strategy](problem, settings)
     pos = 0  # index into observations
     left = observations[0].count if observations else 0  # unconsumed runs of observations[pos]
-    spent_runs = 0
-    spent_secs = 0.0
     try:
         probe = next(gen)
         while True:
@@ -216,8 +214,6 @@ def decide(
                     continue
                 take = 1 if o.failed else min(left, probe.runs - used)
                 used += take
-                spent_runs += take
-                spent_secs += o.seconds * take / o.count
                 left -= take
                 if left == 0:
                     pos += 1
@@ -229,9 +225,9 @@ def decide(
                 probe = gen.send(Outcome(failed, used))
                 continue
             remaining = probe.runs - used
-            budget = math.inf if settings.max_runs is None else settings.max_runs - spent_runs
-            if budget < 1 or (settings.max_seconds is not None and spent_secs >= settings.max_seconds):
-                t = tally(observations)
+            t = tally(observations)  # every run counts against the budget, the replayed ones or not
+            budget = math.inf if settings.max_runs is None else settings.max_runs - t.total_runs
+            if budget < 1 or (settings.max_seconds is not None and t.total_seconds >= settings.max_seconds):
                 return Verdict("undecided", (), 0.0, 0.0, 0.0,
                                evidence_lines(problem, t, ()) +
                                (f"budget spent with {probe.candidates} suspects left",),

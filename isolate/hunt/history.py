@@ -1,0 +1,124 @@
+"""Stored runs as free evidence: every earlier run in which the victim ran is an observation.
+
+A stored run of the repository (or an extra stream or recording, `--history PATH`) in which the
+victim ran says which tests ran before it in its process and whether it failed. Restricted to
+the hunt's candidates, that is exactly what a run of the hunt says, for no test time at all.
+Runs where the victim passed count as much as runs where it failed.
+
+What this assumes: the stored runs tested the same code as the hunt does now. A run from before a
+change to the code (or to the failing test) can mislead the search; `--history-since RUN` limits
+the stored runs used, `--no-history` switches them off. The run the hunt was extracted from is
+never used: it was chosen because it failed, so counting it would overstate the failure rate.
+
+`history.jsonl` in the hunt directory keeps what was read (one line per run: where from, the
+victim's status and failure signature, its predecessors), so a resumed hunt sees the same
+evidence; runs stored later are appended, none is ever dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from isolate.errors import UserError
+from isolate.hunt.store import Hunt
+from isolate.orders.extract import Source, directory_source, extract, file_source
+from isolate.orders.repository import Repository
+from isolate.running.signature import signature_from_traceback
+
+HISTORY = "history.jsonl"
+
+
+@dataclass(frozen=True)
+class Past:
+    """The victim in one earlier run: where from, how it ended, what ran before it."""
+
+    source: str  # "run 12" (a stored run) or a stream's or recording's path
+    status: str  # the victim's status there: success, fail, skip, ...
+    signature: str | None  # of its failure, when it failed
+    predecessors: tuple[str, ...]
+
+
+def read_history(hunt: Hunt) -> list[Past]:
+    """The runs kept in `history.jsonl`; lines that are not whole records are skipped."""
+    path = hunt.path / HISTORY
+    if not path.exists():
+        return []
+    pasts: list[Past] = []
+    for line in path.read_text(encoding="utf8", errors="replace").splitlines():
+        try:
+            item = json.loads(line)
+            past = Past(item["source"], item["status"], item.get("signature"), tuple(item["predecessors"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        if (isinstance(past.source, str) and isinstance(past.status, str)
+                and isinstance(past.signature, (str, type(None)))
+                and all(isinstance(t, str) for t in past.predecessors)):
+            pasts.append(past)
+    return pasts
+
+
+def repository_of(hunt: Hunt) -> Repository | None:
+    """The stestr/testr repository the hunt was extracted from, when it still exists."""
+    source = hunt.settings.get("source", {})
+    where = source.get("repository")
+    if not where or not Path(where).is_dir():
+        return None
+    return Repository(Path(where), str(source.get("kind", "stestr")))
+
+
+def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
+    """Refuse settings that could not be read, before they are stored."""
+    for given in paths:
+        if not Path(given).exists():
+            raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
+    if since is not None:
+        repository = repository_of(hunt)
+        if repository is None:
+            raise UserError("--history-since needs the hunt's stestr/testr repository, and this hunt has none;"
+                            " drop --history-since")
+        repository.resolve_run(since)
+
+
+def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int]:
+    """Append to `history.jsonl` every run not in it yet in which the victim ran: the
+    repository's stored runs (from `since` on), and the streams or recording directories in
+    `paths`. Returns (runs added, runs kept in all)."""
+    known = {p.source for p in read_history(hunt)}
+    extracted_from = hunt.settings.get("source", {}).get("run")
+    found: list[Past] = []
+    if repository is not None and repository.run_ids():
+        first = repository.resolve_run(since) if since is not None else None
+        for run_id in repository.run_ids():
+            label = f"run {run_id}"
+            if run_id == extracted_from or label in known or (first is not None and run_id < first):
+                continue
+            found += _victim_in(hunt.victim, file_source(repository.run_path(run_id)), label)
+    for given in paths:
+        path = Path(given).resolve()
+        if str(path) in known:
+            continue
+        if path.is_dir():
+            source = directory_source(path)
+        elif path.is_file():
+            source = file_source(path)
+        else:
+            raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
+        found += _victim_in(hunt.victim, source, str(path))
+    if found:
+        with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
+            for past in found:
+                fp.write(json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
+                                     "predecessors": list(past.predecessors)}, sort_keys=True) + "\n")
+    return len(found), len(known) + len(found)
+
+
+def _victim_in(victim: str, source: Source, label: str) -> list[Past]:
+    """The victim's run in one stream, or nothing when it did not run there (or not readably)."""
+    try:
+        found = extract(source, label, None, victim)
+    except UserError:
+        return []
+    signature = signature_from_traceback(found.failure) if found.status in ("fail", "uxsuccess") else None
+    return [Past(label, found.status, signature, found.predecessors)]

@@ -1,0 +1,94 @@
+"""Stored runs as evidence: real stestr runs with --random (the polluter lands before the victim
+in some runs and not in others), and the hunt's history file read back as observations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from isolate.hunt.evidence import evidence
+from isolate.hunt.history import HISTORY
+from isolate.hunt.store import Hunt, hunt_name
+
+VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+POLLUTER = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+
+
+def random_runs(tmp_path: Path, runs: int) -> Path:
+    """`runs` stored runs with --random, the latest with the victim failing; extracted."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    for _ in range(runs - 1):
+        stestr_run(suite, "--random")
+    for _ in range(40):
+        stestr_run(suite, "--random")
+        proc = isolate(suite, "extract", "--test", VICTIM, "--force")
+        if proc.returncode == 0 and "did not fail" not in proc.stderr:
+            return suite
+    raise AssertionError("the victim never failed in 40 random runs")
+
+
+def test_stored_runs_are_evidence_and_no_history_switches_them_off(tmp_path: Path) -> None:
+    suite = random_runs(tmp_path, 6)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    stored = len([p for p in (suite / ".stestr").iterdir() if p.name.isdigit()])
+    proc = isolate(suite, "bisect", VICTIM)
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads((hunt / "verdict.json").read_text())
+    assert verdict["culprits"] == [POLLUTER]
+    lines = (hunt / HISTORY).read_text().splitlines()
+    assert len(lines) == stored - 1  # every stored run but the one the hunt was extracted from
+    assert verdict["history_runs"] == stored - 1
+    assert f"{stored - 1} earlier runs of the victim are evidence" in proc.stderr
+    assert any("earlier runs from stored history" in line for line in verdict["evidence"])
+    assert f"counted {stored - 1} earlier runs from stored history" in proc.stdout
+    journal = (hunt / "journal.jsonl").read_text().splitlines()
+    assert verdict["runs"] == len(journal)  # new runs only
+
+    # each kept run names the victim's status and what ran before it in its worker
+    pasts = [json.loads(line) for line in lines]
+    assert {p["status"] for p in pasts} <= {"success", "fail"}
+    assert all(VICTIM not in p["predecessors"] for p in pasts)
+    assert any(POLLUTER in p["predecessors"] and p["status"] == "fail" for p in pasts) or \
+        all(p["status"] == "success" for p in pasts)
+
+    off = isolate(suite, "extract", "--test", VICTIM, "--force")
+    assert off.returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--no-history")
+    verdict = json.loads(proc.stdout)
+    assert verdict["history_runs"] == 0 and verdict["culprits"] == [POLLUTER]
+    assert "earlier runs" not in proc.stderr
+
+
+def test_history_observations_are_restricted_to_the_candidates(tmp_path: Path) -> None:
+    suite = random_runs(tmp_path, 1)
+    path = suite / ".isolate" / hunt_name(VICTIM)
+    hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
+    order = (path / "order.txt").read_text().split()
+    recorded = (path / "failure.txt").read_text()
+    assert recorded.strip()
+    first, second = order[0], order[1]
+    from isolate.running.signature import signature_from_traceback
+
+    signature = signature_from_traceback(recorded)
+    rows = [
+        {"source": "run 90", "status": "success", "signature": None, "predecessors": [first, "not.a.candidate"]},
+        {"source": "run 91", "status": "fail", "signature": signature, "predecessors": [first, second]},
+        {"source": "run 92", "status": "fail", "signature": "OtherError: no @ x.py:y", "predecessors": [first]},
+        {"source": "run 93", "status": "skip", "signature": None, "predecessors": []},
+    ]
+    (path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in rows) + '{"source": "cut\n')
+    ev = evidence(hunt)
+    assert ev.history == (2, 1)
+    got = {(tuple(sorted(ev.problem.predecessors[i] for i in o.included)), o.failed) for o in ev.observations}
+    assert got == {((first,), False), (tuple(sorted((first, second))), True)}
+    assert all(o.seconds == 0.0 for o in ev.observations)
+
+
+def test_bad_history_options_are_refused_before_anything_is_stored(tmp_path: Path) -> None:
+    suite = random_runs(tmp_path, 1)
+    settings = (suite / ".isolate" / hunt_name(VICTIM) / "hunt.json").read_bytes()
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history-since", "99"), "run 99 does not exist")
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history-since", "soon"), "is not a run id")
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history", "missing.subunit"), "--history", "does not exist")
+    assert (suite / ".isolate" / hunt_name(VICTIM) / "hunt.json").read_bytes() == settings

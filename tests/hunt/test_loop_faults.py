@@ -1,0 +1,191 @@
+"""Hunts that never stall and never lie: a predecessor that hangs, a time budget that every second
+counts against, a failure message with temp paths, and locks that keep a refused command from
+writing anything. Real stestr runs of small suites written here, real `isolate` processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_user_error, env, isolate, stestr_run, tool
+from isolate.hunt.store import hunt_name
+
+VICTIM = "app.tests.test_b.VictimTest.test_victim"
+POLLUTER = "app.tests.test_a.SetupTest.test_3_pollutes"
+HANGER = "app.tests.test_a.SetupTest.test_2_hangs_during_hunts"
+
+
+def make_suite(root: Path, victim_body: str, polluter_body: str) -> Path:
+    """A unittest suite in a stestr project: SetupTest (4 tests, the third pollutes, the second
+    hangs when HANG=1) runs before VictimTest; `stestr run --serial` stores a failing run."""
+    files = {
+        ".stestr.conf": "[DEFAULT]\ntest_path=./app/tests\ntop_dir=./\n",
+        "app/__init__.py": "",
+        "app/state.py": "value = 'clean'\nhome = '/srv/app'\n",
+        "app/tests/__init__.py": "",
+        "app/tests/test_a.py": f"""
+            import os, tempfile, time, unittest
+            from app import state
+
+            class SetupTest(unittest.TestCase):
+                def test_1_fine(self):
+                    pass
+
+                def test_2_hangs_during_hunts(self):
+                    if os.environ.get("HANG") == "1":
+                        time.sleep(3600)
+
+                def test_3_pollutes(self):
+                    {polluter_body}
+
+                def test_4_fine(self):
+                    pass
+        """,
+        "app/tests/test_b.py": f"""
+            import os, unittest
+            from app import state
+
+            class VictimTest(unittest.TestCase):
+                def test_victim(self):
+                    {victim_body}
+        """,
+    }
+    suite = root / "proj"
+    for name, text in files.items():
+        path = suite / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    stestr_run(suite, "--serial")
+    proc = isolate(suite, "extract", "--test", VICTIM)
+    assert proc.returncode == 0 and "did not fail" not in proc.stderr, proc.stderr
+    return suite
+
+
+def global_suite(root: Path) -> Path:
+    return make_suite(root, "self.assertEqual(state.value, 'clean')", "state.value = 'dirty'")
+
+
+def test_a_predecessor_that_hangs_is_named_left_out_and_the_hunt_goes_on(tmp_path: Path) -> None:
+    suite = global_suite(tmp_path)
+    proc = isolate(suite, "bisect", VICTIM, "--timeout", "3", "--jobs", "2", "--json", HANG="1")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [POLLUTER]
+    assert f"left out: {HANGER} hung in 2 runs" in "\n".join(verdict["evidence"])
+    assert f"left out: {HANGER}" in proc.stderr  # said while hunting, not only at the end
+    journal = [json.loads(line) for line in
+               (suite / ".isolate" / hunt_name(VICTIM) / "journal.jsonl").read_text().splitlines()]
+    hangs = [e for e in journal if e["outcome"] == "timeout"]
+    assert len(hangs) == 2 and all(e["hung"] == HANGER for e in hangs)
+    assert verdict["ignored_outcomes"] == {"timeout": 2}
+    steps = (suite / ".isolate" / hunt_name(VICTIM)).glob("step-*.txt")
+    later = [s for s in steps if s.name != "step-000.txt"]
+    assert later and all(HANGER not in s.read_text() for s in later)
+    assert f"note: left out: {HANGER} hung in 2 runs" in isolate(suite, "status", VICTIM).stdout
+
+
+def test_a_victim_that_hangs_stops_the_hunt_with_one_line(tmp_path: Path) -> None:
+    suite = make_suite(tmp_path, "self.assertEqual(state.value, 'clean')\n"
+                       "                    if os.environ.get('VICTIM_HANGS'): __import__('time').sleep(3600)",
+                       "state.value = 'dirty'")
+    proc = isolate(suite, "bisect", VICTIM, "-q", "--timeout", "2", "--jobs", "2", VICTIM_HANGS="1")
+    assert_user_error(proc, "the victim itself hung in 2 runs", "raise --timeout")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_every_second_counts_against_the_budget_and_another_failure_points_to_any_failure(
+        tmp_path: Path, jobs: str) -> None:
+    """The victim fails, but never the recorded way: no run is evidence, yet the budget ends it."""
+    suite = make_suite(tmp_path, "self.fail(os.environ.get('HOW', 'the recorded way'))", "pass")
+    budget, timeout = 4.0, 5.0
+    proc = isolate(suite, "bisect", VICTIM, "--time-budget", f"{budget:g}s", "--timeout", f"{timeout:g}",
+                   "--jobs", jobs, "--json", HOW="another way")
+    assert proc.returncode == 4, proc.stderr  # not reproduced
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "not-reproduced"
+    assert verdict["ignored_outcomes"]["fail"] >= 3  # it ran, and every run failed another way
+    assert 0 < verdict["seconds"] <= budget + timeout
+    assert verdict["test_seconds"] >= verdict["seconds"] * 0.5
+    said = "\n".join(verdict["evidence"]) + proc.stderr
+    assert "failed" in said and "another way" in said and "--any-failure" in said
+    status = isolate(suite, "status", VICTIM).stdout
+    assert "note: the victim failed" in status and "--any-failure" in status
+    again = isolate(suite, "bisect", VICTIM, "--any-failure", "--time-budget", "60s", "--json", HOW="another way")
+    assert json.loads(again.stdout)["verdict"] == "fails-alone", again.stderr
+
+
+def test_a_temp_path_in_the_message_still_matches_the_recorded_failure(tmp_path: Path) -> None:
+    """Recorded: '/tmp/tmpXXXX/fakeapp' != '/srv/app'; every replay has its own TMPDIR."""
+    suite = make_suite(tmp_path, "self.assertEqual(state.home, '/srv/app')",
+                       "state.home = os.path.join(tempfile.mkdtemp(), 'fakeapp')")
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [POLLUTER]
+    assert "fail" not in verdict["ignored_outcomes"]
+
+
+def _wait_for(path: Path, proc: subprocess.Popen[bytes], limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while not path.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+
+
+def _snapshot(hunt: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in hunt.iterdir() if p.is_file() and p.name != "lock"}
+
+
+def test_commands_refused_while_a_hunt_runs_write_nothing_and_a_dead_hunt_is_not_running(tmp_path: Path) -> None:
+    suite = global_suite(tmp_path)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    proc = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--timeout", "120"], cwd=suite,
+                            env=env(HANG="1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _wait_for(hunt / "lock", proc)
+        time.sleep(0.5)  # the hunt has written its settings and first step
+        before = _snapshot(hunt)
+        assert_user_error(isolate(suite, "extract", "--test", VICTIM, "--force"), "already running")
+        assert_user_error(isolate(suite, "bisect", VICTIM, "--confidence", "0.6"), "already running")
+        assert_user_error(isolate(suite, "backtrack", VICTIM, "0"), "already running")
+        assert _snapshot(hunt) == before
+        assert f"running (pid {proc.pid})" in isolate(suite, "status").stdout
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    status = isolate(suite, "status", VICTIM)
+    assert f"stopped: pid {proc.pid} died mid-hunt" in status.stdout, status.stdout
+    assert "running (pid" not in status.stdout
+
+
+def test_extract_force_sets_the_old_hunt_aside(tmp_path: Path) -> None:
+    suite = global_suite(tmp_path)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    journal = (hunt / "journal.jsonl").read_bytes()
+    assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
+    [aside] = hunt.glob("replaced-*")
+    assert (aside / "journal.jsonl").read_bytes() == journal and (aside / "verdict.json").exists()
+    assert not (hunt / "journal.jsonl").exists() and (hunt / "step-000.txt").exists()
+
+
+def test_json_on_interrupt(tmp_path: Path) -> None:
+    suite = global_suite(tmp_path)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    proc = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--timeout", "120", "--json"], cwd=suite,
+                            env=env(HANG="1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(hunt / "lock", proc)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["verdict"] == "interrupted" and data["resume"] == f"isolate bisect {VICTIM}"
+    assert not (hunt / "lock").exists()
