@@ -1,0 +1,45 @@
+"""The outcome of `isolate verify` as people and scripts read it (hunt/verify.py runs it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from isolate.hunt.verify import JOURNAL, NAMES, Verification
+
+EXIT = {"fixed": 0, "still-fails": 1, "inconclusive": 1}
+
+
+def as_text(v: Verification) -> str:
+    lines = []
+    if v.verdict == "fixed":
+        lines.append(f"fixed: 0/{v.needed}, rate < {v.bound:.3g} at {v.confidence:g}")
+    elif v.verdict == "still-fails":
+        fails = sum(c.fails for c in v.counts)
+        runs = sum(c.runs for c in v.counts)
+        lines.append(f"still fails: {fails}/{runs}")
+    else:
+        lines.append(f"inconclusive: the runs neither failed the recorded way nor passed {v.needed} times")
+    for c in v.counts:
+        other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
+        lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
+                     f" {c.passes} passed{other}  ({c.target.path})")
+    lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {v.needed} passes of each list"
+                 f" rule it out at {v.confidence:g} (n = ceil(ln(1-c)/ln(1-p)))")
+    lines.append(f"  attempt {v.attempt}, {v.session_runs} runs this time; journal {v.hunt.path / JOURNAL}")
+    return "\n".join(lines)
+
+
+def as_data(v: Verification) -> dict[str, Any]:
+    return {
+        "verdict": v.verdict,
+        "victim": v.hunt.victim,
+        "rate": v.rate,
+        "confidence": v.confidence,
+        "runs_needed": v.needed,
+        "rate_below": round(v.bound, 6) if v.verdict == "fixed" else None,
+        "lists": [{"name": c.target.name, "path": str(c.target.path), "runs": c.runs, "fails": c.fails,
+                   "passes": c.passes, "other": c.other} for c in v.counts],
+        "attempt": v.attempt,
+        "session_runs": v.session_runs,
+        "journal": str(v.hunt.path / JOURNAL),
+    }
