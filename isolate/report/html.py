@@ -199,6 +199,11 @@ def e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def e_id(test_id: str) -> str:
+    """A test id escaped for text, allowed to wrap after its dots and colons (not mid-name)."""
+    return e(test_id).replace(".", ".<wbr>").replace("::", "::<wbr>")
+
+
 CSS = """
 :root { color-scheme: light; --ink: #1d232a; --muted: #5b6570; --rule: #d8dde3; --fail: #c0392b; --pass: #8a949e; }
 * { box-sizing: border-box; }
@@ -208,6 +213,7 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
 code, pre, .id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .id { overflow-wrap: anywhere; }
+#cause-table td.id { width: 55%; }
 .victim { color: var(--muted); margin: 0 0 12px; }
 .headline { font-size: 18px; margin: 8px 0; }
 .headline b { font-weight: 650; }
@@ -272,7 +278,7 @@ def _header(p: Page) -> str:
     fails = sum(1 for x in p.entries if x.reproduced)
     seconds = sum(x.seconds for x in p.entries)
     out = ["<header>", "<h1>Why does this test fail?</h1>",
-           f'<p class="victim id" id="victim">{e(p.problem.victim)}</p>']
+           f'<p class="victim id" id="victim">{e_id(p.problem.victim)}</p>']
     if v is not None:
         kind = str(v.get("verdict"))
         culprits = v.get("culprits") or []
@@ -282,7 +288,7 @@ def _header(p: Page) -> str:
             label = "culprit" if len(culprits) == 1 else "culprits, all needed together"
             if kind == "undecided":
                 label = "leading suspect (not proven)"
-            out.append(f"<p>{e(label)}: " + ", ".join(f'<code class="id culprit">{e(c)}</code>' for c in culprits)
+            out.append(f"<p>{e(label)}: " + ", ".join(f'<code class="id culprit">{e_id(c)}</code>' for c in culprits)
                        + "</p>")
     else:
         leader = p.lines[0] if p.lines else None
@@ -373,7 +379,7 @@ def _chart_section(p: Page) -> str:
     for k, line in enumerate(p.lines):
         last = f"{line.points[-1][1]:.3f}" if line.points else "—"
         out.append(f'<li><span class="swatch" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
-                   f'<span class="p">{last}</span><span class="id">{e(line.name)}</span></li>')
+                   f'<span class="p">{last}</span><span class="id">{e_id(line.name)}</span></li>')
     out.append("</ul></section>")
     return "\n".join(out)
 
@@ -446,13 +452,13 @@ def _evidence_section(p: Page) -> str:
             name = " + ".join(p.problem.predecessors[i] for i in culprits) if culprits else "fails on its own"
             with_label = f"{wf}/{wr}" + (" alone" if not culprits else "")
             without = f"{of}/{orr}" + (" with predecessors" if not culprits else "")
-            out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e(name)}</td>'
+            out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(name)}</td>'
                        f'<td class="num">{"—" if prob is None else f"{prob:.3f}"}</td>'
                        f'<td class="num">{e(with_label)}</td><td class="num">{e(without)}</td></tr>')
         out.append("</tbody></table>")
     if v is not None:
         out.append("<p>The verdict's evidence:</p><ul class=\"evidence\">")
-        out.extend(f'<li class="id">{e(line)}</li>' for line in v.get("evidence", []))
+        out.extend(f'<li class="id">{e_id(line)}</li>' for line in v.get("evidence", []))
         out.append("</ul>")
         rates = v.get("rates") or {}
         if v.get("verdict") in ("polluter", "fails-alone", "undecided") and rates:
@@ -476,7 +482,8 @@ def _reproducer_section(p: Page) -> str:
         commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]
     else:
         ids = read_list(reproducer)
-        out.append(f"<p>The shortest list that fails: <code>{e(rel / 'reproducer.txt')}</code></p>")
+        shown = e_id(str(rel / "reproducer.txt"))
+        out.append(f'<p>The reproducer, the culprits then the victim: <code class="id">{shown}</code></p>')
         out.append(f'<pre id="reproducer-list">{e("".join(i + chr(10) for i in ids))}</pre>')
         listed = rel / "reproducer.txt"
         commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from isolate.hunt.verify import JOURNAL, NAMES, Verification
@@ -10,6 +11,7 @@ EXIT = {"fixed": 0, "still-fails": 1, "inconclusive": 1}
 
 
 def as_text(v: Verification) -> str:
+    """The conclusion first (`fixed: 0/n, rate < r at c` or `still fails: k/n`), then each list."""
     lines = []
     if v.verdict == "fixed":
         lines.append(f"fixed: 0/{v.needed}, rate < {v.bound:.3g} at {v.confidence:g}")
@@ -20,16 +22,27 @@ def as_text(v: Verification) -> str:
     else:
         lines.append(f"inconclusive: the runs neither failed the recorded way nor passed {v.needed} times")
     for c in v.counts:
+        if not c.runs:
+            lines.append(f"  {NAMES[c.target.name]}: not run  ({_rel(c.target.path)})")
+            continue
         other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
         lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
-                     f" {c.passes} passed{other}  ({c.target.path})")
+                     f" {c.passes} passed{other}  ({_rel(c.target.path)})")
     lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {v.needed} passes of each list"
                  f" rule it out at {v.confidence:g} (n = ceil(ln(1-c)/ln(1-p)))")
-    lines.append(f"  attempt {v.attempt}, {v.session_runs} runs this time; journal {v.hunt.path / JOURNAL}")
+    lines.append(f"  attempt {v.attempt}, {v.session_runs} runs this time; journal {_rel(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)
 
 
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def as_data(v: Verification) -> dict[str, Any]:
+    """What `isolate verify --json` prints."""
     return {
         "verdict": v.verdict,
         "victim": v.hunt.victim,
