@@ -35,6 +35,9 @@ from isolate.search.posterior import Cells, Posterior, answers, infer, partition
 MAX_POINTS = 120
 """Most posterior recomputations per report (each is one inference over the whole evidence)."""
 
+MAX_STRIP = 800
+"""Most marks in the strip of runs under the steps (beyond, each mark stands for a few runs)."""
+
 COLOURS = ("#0b62a4", "#d55e00", "#009e73", "#9b4f96", "#7a6a00")
 """One per answer line: blue for the leader, then colour-blind-safe contrasts."""
 
@@ -404,9 +407,13 @@ def _steps_section(p: Page) -> str:
                    f"</title></rect>")
         if x1 - x0 > 14:
             svg.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{base - tall - 4:.1f}" text-anchor="middle">{g.step}</text>')
-    for k, entry in enumerate(p.entries):
-        x0, x1 = _x(k, total), _x(k + 1, total)
-        colour = "#c0392b" if entry.reproduced else ("#8a949e" if entry.outcome == "pass" else "#e08e0b")
+    bins = min(total, MAX_STRIP)  # a long hunt: one mark per bin of runs, red if any reproduced
+    for b in range(bins):
+        lo, hi = b * total // bins, (b + 1) * total // bins
+        group = p.entries[lo:hi]
+        colour = ("#c0392b" if any(x.reproduced for x in group) else
+                  "#8a949e" if all(x.outcome == "pass" for x in group) else "#e08e0b")
+        x0, x1 = _x(lo, total), _x(hi, total)
         svg.append(f'<rect class="run" x="{x0:.1f}" y="{base + 3}" width="{max(0.6, x1 - x0 - 0.4):.1f}" height="9"'
                    f' fill="{colour}"/>')
     svg.append(f'<text x="{LEFT - 6}" y="{base + 11}" text-anchor="end">runs</text>')
