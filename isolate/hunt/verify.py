@@ -111,7 +111,7 @@ def verify(
                     mine = next(c for c in counts if c.target == target)
                     if mine.passes >= needed:
                         break
-                    times = needed - mine.passes
+                    times = min(needed - mine.passes, patience(needed) - sum(mine.other.values()))
                     say(f"{NAMES[target.name]}: {len(target.ids) - 1} predecessors + victim,"
                         f" {mine.passes}/{needed} passes so far, up to {times} more runs")
 
@@ -228,4 +228,10 @@ def _concluded(counts: tuple[Count, ...], needed: int) -> bool:
     """A failure, every list's passes, or as many runs that were neither as passes needed
     (the victim now fails another way, or times out: more runs would not settle it)."""
     return (_conclusion(counts, needed) != "inconclusive"
-            or any(sum(c.other.values()) >= max(3, needed) for c in counts))
+            or any(sum(c.other.values()) >= patience(needed) for c in counts))
+
+
+def patience(needed: int) -> int:
+    """Runs of one list that may end otherwise (another failure, a timeout) before verify
+    stops as inconclusive."""
+    return max(3, needed)

@@ -20,7 +20,10 @@ def as_text(v: Verification) -> str:
         runs = sum(c.runs for c in v.counts)
         lines.append(f"still fails: {fails}/{runs}")
     else:
-        lines.append(f"inconclusive: the runs neither failed the recorded way nor passed {v.needed} times")
+        odd = next((c for c in v.counts if c.other), v.counts[0])
+        lines.append(f"inconclusive: {sum(odd.other.values())} runs of {NAMES[odd.target.name]} ended otherwise"
+                     f" (neither a pass nor the recorded failure); see how with:"
+                     f" isolate replay {_rel(odd.target.path)} --json")
     for c in v.counts:
         if not c.runs:
             lines.append(f"  {NAMES[c.target.name]}: not run  ({_rel(c.target.path)})")

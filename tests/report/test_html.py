@@ -96,9 +96,11 @@ class Tree(HTMLParser):
         self.at.parts.append(data)
 
 
-def hunted(tmp_path: Path) -> tuple[Path, Path]:
-    """A finished hunt on the deterministic sample suite: (suite, hunt directory)."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
+@pytest.fixture(scope="module")
+def hunted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A finished hunt on the deterministic sample suite: (suite, hunt directory). The tests
+    only read it."""
+    suite = copy_suite("deterministic_polluter", tmp_path_factory.mktemp("hunt"))
     stestr_run(suite)
     assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
     proc = isolate(suite, "bisect", VICTIM, "-q")
@@ -110,8 +112,9 @@ def dom(html_file: Path) -> Node:
     return Tree(chromium("--dump-dom", html_file.as_uri()).stdout.decode()).root
 
 
-def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path) -> None:
-    suite, hunt_dir = hunted(tmp_path)
+def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
+                                                              hunted: tuple[Path, Path]) -> None:
+    suite, hunt_dir = hunted
     out = tmp_path / "report.html"
     proc = isolate(suite, "report", "test_header_uses_default_currency", "--html", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -186,9 +189,9 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def test_screenshot_without_javascript_and_print(tmp_path: Path) -> None:
+def test_screenshot_and_print(tmp_path: Path, hunted: tuple[Path, Path]) -> None:
     """The page (no script in it, and its Content-Security-Policy allows none) renders and prints."""
-    suite, _ = hunted(tmp_path)
+    suite, _ = hunted
     out = tmp_path / "report.html"
     assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
     shot = tmp_path / "shot.png"
