@@ -78,11 +78,12 @@ def render(hunt: Hunt) -> str:
 
 def gather(hunt: Hunt) -> Page:
     ev = evidence(hunt)
-    entries, _ = read_journal(hunt)
+    entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
     settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)))
     verdict = read_verdict(hunt)
     counted = _observations_after_each_entry(ev, entries)
-    xs = _sample(len(entries), [g.end for g in step_runs(hunt, entries)])
+    steps = step_runs(hunt, entries)
+    xs = _sample(len(entries), [g.end for g in steps])
     lines, first = _lines(ev.problem, ev.observations, counted, xs, settings, verdict)
     if (hunt.path / "lock").exists():
         state = "running"
@@ -90,7 +91,7 @@ def gather(hunt: Hunt) -> Page:
         state = f"done: {verdict.get('verdict')}"
     else:
         state = "paused" if entries else "not started"
-    return Page(hunt, ev.problem, tuple(entries), tuple(step_runs(hunt, entries)), lines, first, verdict,
+    return Page(hunt, ev.problem, tuple(entries), tuple(steps), lines, first, verdict,
                 settings.confidence, state, project_kind(hunt), ev)
 
 
@@ -101,9 +102,9 @@ def _observations_after_each_entry(ev: Evidence, entries: list[Entry]) -> list[i
     counted = [0]
     for entry in entries:
         ids = ev.steps.get(entry.step)
-        valid = bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])  # type: ignore[index]
+        valid = ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
         counted.append(counted[-1] + (1 if valid and (entry.reproduced or entry.outcome == "pass") else 0))
-    if counted[-1] != len(ev.observations):  # the journal grew between the two reads
+    if counted[-1] != len(ev.observations):  # cannot happen when both read the same entries; never overrun
         counted = [min(c, len(ev.observations)) for c in counted]
     return counted
 
@@ -342,6 +343,10 @@ def _chart_section(p: Page) -> str:
                " recomputed on the evidence so far" + ("" if total <= MAX_POINTS else
                f", at {len(p.lines[0].points)} points of the {total} runs") + "). The dashed line is the target"
                " confidence; grey marks along the top are where each step began.</p>")
+    strategy = p.hunt.settings.get("search", {}).get("strategy", "isolate")
+    if strategy != "isolate" and p.verdict is not None:
+        out.append(f'<p class="note">This hunt ran the {e(strategy)} strategy: the confidence of its verdict is'
+                   " that recipe's own; the chart is the Bayesian posterior of the same runs.</p>")
     svg = [f'<svg id="chart" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img"'
            ' aria-label="probability of the leading answers over the runs" xmlns="http://www.w3.org/2000/svg">']
     for prob in (0.0, 0.25, 0.5, 0.75, 1.0):
