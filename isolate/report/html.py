@@ -222,7 +222,7 @@ code, pre, .id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "
 .headline { font-size: 18px; margin: 8px 0; }
 .headline b { font-weight: 650; }
 .kind-polluter { color: #0b62a4; } .kind-fails-alone { color: #9b4f96; }
-.kind-undecided, .kind-not-reproduced, .kind-running, .kind-paused { color: #a35f00; }
+.kind-undecided, .kind-not-reproduced, .kind-pending { color: #a35f00; }
 .facts { display: flex; flex-wrap: wrap; gap: 6px 24px; color: var(--muted); margin: 0; padding: 0; list-style: none; }
 .facts b { color: var(--ink); }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
@@ -297,7 +297,7 @@ def _header(p: Page) -> str:
     else:
         leader = p.lines[0] if p.lines else None
         now = f"{leader.points[-1][1]:.3f}" if leader and leader.points else "—"
-        out.append(f'<p class="headline" id="headline"><b class="kind-{e(p.state.split()[0])}">'
+        out.append(f'<p class="headline" id="headline"><b class="kind-pending">'
                    f"no verdict yet ({e(p.state)})</b> — leading: "
                    f'<code class="id">{e(leader.name) if leader else "nothing until the failure reproduces"}</code>'
                    f" ({e(now)})</p>")
@@ -488,10 +488,11 @@ def _reproducer_section(p: Page) -> str:
     root = p.hunt.path.parent.parent
     rel = Path(HUNTS) / p.hunt.path.name
     if p.verdict is None or not reproducer.exists():
-        out.append('<p class="note">There is no reproducer until the hunt names a cause. The first list, the'
-                   " worker's recorded order, reproduces the failure at its recorded rate:</p>")
+        out.append('<p class="note">There is no reproducer until the hunt names a cause. The first list is the'
+                   " worker's recorded order, in which the failure was recorded:</p>")
         listed = rel / "step-000.txt"
-        commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]
+        commands = [f"isolate replay {shlex.quote(str(listed))} --times 20",
+                    f"isolate bisect {shlex.quote(p.problem.victim)}    # start or continue the hunt"]
     else:
         ids = read_list(reproducer)
         shown = e_id(str(rel / "reproducer.txt"))

@@ -288,6 +288,9 @@ def test_a_running_hunt_and_errors(tmp_path: Path) -> None:
     suite = copy_suite("deterministic_polluter", tmp_path)
     stestr_run(suite)
     assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    fresh = isolate(suite, "report", VICTIM, "--html", "-")
+    assert fresh.returncode == 0 and "no verdict yet (not started)" in fresh.stdout
+    assert "nothing to rank" in fresh.stdout and f"isolate bisect {VICTIM}" in fresh.stdout
     assert isolate(suite, "bisect", VICTIM, "--max-runs", "3").returncode == 5  # stopped early, undecided
     hunt_dir = suite / ".isolate" / hunt_name(VICTIM)
     (hunt_dir / "verdict.json").unlink()  # as while the hunt runs: no verdict yet
@@ -297,7 +300,7 @@ def test_a_running_hunt_and_errors(tmp_path: Path) -> None:
     assert (hunt_dir / "lock").read_text() == "1 elsewhere -\n"  # read-only: the lock is left alone
     page = dom(out)
     assert "no verdict yet (running)" in page.one(id="headline").text
-    assert "step-000.txt" in page.one(id="commands").text
+    assert "step-000.txt" in page.one(id="commands").text and "isolate bisect" in page.one(id="commands").text
     assert len(page.one(id="timeline").all("rect", class_="run")) == 3
     assert_user_error(isolate(suite, "report", "nosuch", "--html", str(out)), "no hunt for")
     assert_user_error(isolate(suite, "report", VICTIM), "Missing option '--html'")
