@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -269,6 +270,73 @@ def log(test: str, repo: Path | None) -> None:
 
     [hunt] = hunts_for(hunts_root(repo), test)
     click.echo("\n".join(log_lines(hunt)))
+
+
+@main.command()
+@click.argument("test")
+@click.option("--html", "html_file", type=click.Path(allow_dash=True, path_type=Path), required=True,
+              help="Write the report here ('-' for stdout): one self-contained HTML file.")
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@user_errors
+def report(test: str, html_file: Path, repo: Path | None) -> None:
+    """A self-contained HTML report of the hunt for TEST: suspicion over runs, steps, evidence."""
+    from isolate.files import write_atomic
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.html import render
+
+    [hunt] = hunts_for(hunts_root(repo), test)
+    page = render(hunt)
+    if str(html_file) == "-":
+        click.echo(page, nl=False)
+        return
+    try:
+        write_atomic(html_file, page)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(html_file, 0o666 & ~umask)  # a page to share, not a private temp file
+    except OSError as exc:
+        raise UserError(f"cannot write {html_file} ({exc.strerror}); pass a writable path or '-'") from None
+    click.echo(f"wrote {html_file}", err=True)
+
+
+@main.command()
+@click.argument("test")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.99,
+              show_default=True, help="How sure the passes must make 'fixed'.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: the hunt's, or CPUs).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per repetition (default: the hunt's).")
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
+def verify(test: str, confidence: float, jobs: int | None, timeout: float | None, repo: Path | None,
+           as_json: bool) -> None:
+    """After a fix: re-run the hunt's reproducer and original list until it fails or is shown fixed.
+
+    Exit status: 0 fixed, 1 still fails (or inconclusive), 2 usage error, 130 interrupted
+    (run the same command again to continue the count).
+    """
+    from isolate.hunt import verify as verifying
+    from isolate.hunt.loop import Interrupted
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.verification import EXIT, as_data, as_text
+
+    [hunt] = hunts_for(hunts_root(repo), test)
+
+    def say(line: str) -> None:
+        click.echo(line, err=True)
+
+    def warn(line: str) -> None:
+        click.echo(f"isolate: warning: {line}", err=True)
+
+    try:
+        result = verifying.verify(hunt, confidence=confidence, jobs=jobs, timeout=timeout,
+                                  say=(lambda line: None) if as_json else say, warn=warn)
+    except Interrupted as stop:
+        click.echo(f"isolate: interrupted after {stop.runs} runs this session; {verifying.JOURNAL} keeps them."
+                   f" Continue with: isolate verify {hunt.victim}", err=True)
+        sys.exit(130)
+    click.echo(json.dumps(as_data(result), indent=2) if as_json else as_text(result))
+    sys.exit(EXIT[result.verdict])
 
 
 @main.command()

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from isolate.hunt.store import Hunt
 
@@ -27,12 +30,15 @@ class Entry:
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
-    """Append and fsync, so a crash or kill loses at most the repetitions still running.
+    """Append and fsync, so a crash or kill loses at most the repetitions still running."""
+    append_lines(hunt.path / "journal.jsonl", [{k: v for k, v in vars(e).items() if v is not None} for e in entries])
+
+
+def append_lines(path: Path, items: list[dict[str, Any]]) -> None:
+    """Append one JSON line per item to `path` and fsync (every journal of a hunt is written so).
     A last line cut by an earlier crash is ended first, so it cannot swallow new entries."""
-    lines = "".join(
-        json.dumps({k: v for k, v in vars(e).items() if v is not None}, sort_keys=True) + "\n" for e in entries
-    )
-    with open(hunt.path / "journal.jsonl", "a+b") as fp:
+    lines = "".join(json.dumps(item, sort_keys=True) + "\n" for item in items)
+    with open(path, "a+b") as fp:
         size = fp.seek(0, os.SEEK_END)
         if size:
             fp.seek(size - 1)
@@ -62,10 +68,24 @@ def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], 
     """The entries appended after `start`, warnings for corrupt lines, and the new position.
     A long hunt reads each line once instead of the whole journal at every step."""
     entries: list[Entry] = []
+
+    def parse(item: Any) -> None:
+        entries.append(Entry(
+            step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
+            seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
+            hung=item["hung"] if isinstance(item.get("hung"), str) else None,
+        ))
+
+    warnings, position = lines_since(hunt.path / "journal.jsonl", start, parse)
+    return entries, warnings, position
+
+
+def lines_since(path: Path, start: Position, parse: Callable[[Any], None]) -> tuple[list[str], Position]:
+    """Hand each JSON line appended to `path` after `start` to `parse`; a line that is not JSON,
+    or that `parse` rejects (ValueError, KeyError, TypeError), becomes a warning instead."""
     warnings: list[str] = []
-    path = hunt.path / "journal.jsonl"
     if not path.exists():
-        return entries, warnings, start
+        return warnings, start
     number = start.lines
     with path.open("rb") as fp:
         fp.seek(start.offset)
@@ -78,13 +98,8 @@ def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], 
             continue  # the newline that ended the cut line, already counted
         number += 1
         try:
-            item = json.loads(raw)
-            entries.append(Entry(
-                step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
-                seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
-                hung=item["hung"] if isinstance(item.get("hung"), str) else None,
-            ))
+            parse(json.loads(raw))
         except (ValueError, KeyError, TypeError):
             warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")
     cut = bool(data) and not data.endswith(b"\n") or (not data and start.cut)
-    return entries, warnings, Position(start.offset + len(data), number, cut)
+    return warnings, Position(start.offset + len(data), number, cut)

@@ -59,7 +59,7 @@ def hunt_loop(
     """Run the search to a verdict. `options` are the settings given now (stored in the hunt once
     its lock is held); `display` draws progress; `make_runner` builds the Runner."""
     before = len(read_journal(hunt)[0])
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
         with Lock(hunt.path, display.warn):
             hunt = settings_for(hunt, options)
@@ -84,7 +84,8 @@ def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
                      " test today's code: limit them with --history-since RUN, or --no-history")
 
 
-def _terminate(signum: int, frame: Any) -> None:
+def terminate(signum: int, frame: Any) -> None:
+    """SIGTERM handler: stop like Ctrl-C, so the finished runs are kept and the lock released."""
     raise KeyboardInterrupt
 
 

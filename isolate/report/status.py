@@ -104,26 +104,52 @@ def format_status(items: list[Status]) -> str:
     return "\n".join(out)
 
 
-def log_lines(hunt: Hunt) -> list[str]:
-    """The journal grouped by query (a step's list, its runs, why it was chosen)."""
-    entries, warnings = read_journal(hunt)
+@dataclass(frozen=True)
+class StepRun:
+    """Consecutive journal entries of one query: a step's list, its runs, why it was chosen."""
+
+    begin: int  # index of the first journal entry
+    end: int  # one past the last
+    step: int
+    size: int  # predecessors in the list
+    fails: int  # runs that reproduced the failure
+    other: tuple[str, ...]  # outcomes that were neither (timeout, crash, another failure)
+    reason: str
+    at: str  # when the first run finished
+
+    @property
+    def runs(self) -> int:
+        return self.end - self.begin
+
+
+def step_runs(hunt: Hunt, entries: list[Entry]) -> list[StepRun]:
+    """The journal grouped by query (the query log says where each began and why)."""
     steps = read_steps(hunt)
     queries = read_queries(hunt)
     starts = sorted({0, *(int(q.get("from", 0)) for q in queries)} | _step_changes(entries))
     reasons = {int(q.get("from", 0)): str(q.get("reason", "")) for q in queries}
-    lines = [f"hunt for {hunt.victim} in {hunt.path}"]
-    lines.extend(f"warning: {w}" for w in warnings)
+    out = []
     for begin, end in zip(starts, [*starts[1:], len(entries)]):
         group = entries[begin:end]
         if not group:
             continue
         step = group[0].step
-        size = len(steps.get(step, ())) - 1
-        fails = sum(1 for e in group if e.reproduced)
-        other = sorted({e.outcome for e in group if not e.reproduced and e.outcome != "pass"})
-        note = f" ({', '.join(other)} too)" if other else ""
-        lines.append(f"{group[0].at[:19]:19}  step {step:>3}: {size:>5} predecessors + victim,"
-                     f" {len(group):>3} runs, {fails:>3} reproduced{note}  {reasons.get(begin, '')}".rstrip())
+        out.append(StepRun(begin, min(end, len(entries)), step, len(steps.get(step, ())) - 1,
+                           sum(1 for e in group if e.reproduced),
+                           tuple(sorted({e.outcome for e in group if not e.reproduced and e.outcome != "pass"})),
+                           reasons.get(begin, ""), group[0].at))
+    return out
+
+
+def log_lines(hunt: Hunt) -> list[str]:
+    """The journal grouped by query (a step's list, its runs, why it was chosen)."""
+    entries, warnings = read_journal(hunt)
+    lines = [f"hunt for {hunt.victim} in {hunt.path}"]
+    lines.extend(f"warning: {w}" for w in warnings)
+    for g in step_runs(hunt, entries):
+        note = f" ({', '.join(g.other)} too)" if g.other else ""
+        lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
+                     f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     verdict = read_verdict(hunt)
     if verdict:
         culprits = ", ".join(verdict.get("culprits", [])) or "-"  # type: ignore[arg-type]

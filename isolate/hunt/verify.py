@@ -1,0 +1,237 @@
+"""`isolate verify`: after a fix, re-run the hunt's reproducer and its original failing list
+until the recorded failure shows, or enough passes rule out the estimated failure rate.
+
+How many passes: n = ceil(ln(1 - c) / ln(1 - p)) runs of each list, p the verdict's estimated
+rate (with the culprits; the background rate for "fails on its own"), c the confidence. If the
+failure still happened at rate p, n passes in a row would happen with probability at most 1 - c.
+
+Every finished repetition is appended to `verify.jsonl` in the hunt directory and fsynced, like
+the hunt's own journal, so Ctrl-C or a kill loses only the runs in flight and the same command
+continues the count.  Entries carry an attempt number: an attempt that reached a conclusion
+(a failure, or every list's passes) stays in the file as history, and the next `verify` starts a
+new attempt, since it is then checking new code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from isolate.errors import UserError
+from isolate.files import read_list
+from isolate.hunt.journal import Position, append_lines, lines_since
+from isolate.hunt.lock import Lock
+from isolate.hunt.loop import Interrupted, make_runner as hunt_runner, terminate
+from isolate.hunt.settings import DEFAULTS
+from isolate.hunt.store import Hunt
+from isolate.hunt.verdict import read_verdict
+from isolate.running.runner import Interrupted as RunnerInterrupted
+from isolate.search.model import runs_for
+
+JOURNAL = "verify.jsonl"
+NAMES = {"reproducer": "the reproducer", "original": "the original list (step-000)"}
+"""How progress lines and the report name each list."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One list verify runs: the reproducer, or the original failing list."""
+
+    name: str  # reproducer | original
+    path: Path
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Count:
+    """One list's repetitions in the current attempt."""
+
+    target: Target
+    runs: int = 0
+    fails: int = 0  # the recorded failure
+    passes: int = 0
+    other: dict[str, int] = field(default_factory=dict)  # neither: timeout, crash, another failure
+
+
+@dataclass(frozen=True)
+class Verification:
+    hunt: Hunt
+    verdict: str  # fixed | still-fails | inconclusive
+    rate: float  # the estimated failure rate to rule out
+    confidence: float
+    needed: int  # passes of each list that rule it out
+    counts: tuple[Count, ...]
+    attempt: int
+    session_runs: int  # repetitions run by this command (the others came from the journal)
+
+    @property
+    def bound(self) -> float:
+        """The failure rate the passes rule out at `confidence`: below it, n passes in a row
+        happen with probability more than 1 - confidence."""
+        return 1.0 - (1.0 - self.confidence) ** (1.0 / self.needed)
+
+
+def verify(
+    hunt: Hunt,
+    *,
+    confidence: float = 0.99,
+    jobs: int | None = None,
+    timeout: float | None = None,
+    say: Callable[[str], None] = lambda line: None,
+    warn: Callable[[str], None] = lambda line: None,
+    make_runner: Callable[[Hunt], Any] = hunt_runner,
+) -> Verification:
+    """Run the hunt's lists until the failure shows or the passes rule out its rate."""
+    if not 0 < confidence < 1:
+        raise UserError(f"--confidence {confidence} is out of range; give a value in (0, 1), e.g. 0.99")
+    rate, targets = _plan(hunt)
+    needed = runs_for(confidence, rate)
+    stored = hunt.settings.get("search", {})
+    merged = {**DEFAULTS, **stored}
+    if timeout is not None:
+        merged["timeout"] = timeout
+    jobs = int(jobs or merged["jobs"] or os.cpu_count() or 1)
+    runnable = replace(hunt, settings={**hunt.settings, "search": merged})
+    before = _attempts(hunt, targets, warn)
+    attempt = before[0] if before[1] is None or not _concluded(before[1], needed) else before[0] + 1
+    session = 0
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        with Lock(hunt.path, warn), make_runner(runnable) as runner:
+            for target in targets:
+                while True:
+                    counts = _counts(hunt, targets, attempt)
+                    if _concluded(counts, needed):
+                        break
+                    mine = next(c for c in counts if c.target == target)
+                    if mine.passes >= needed:
+                        break
+                    times = min(needed - mine.passes, patience(needed) - sum(mine.other.values()))
+                    say(f"{NAMES[target.name]}: {len(target.ids) - 1} predecessors + victim,"
+                        f" {mine.passes}/{needed} passes so far, up to {times} more runs")
+
+                    def record(outcome: Any, target: Target = target) -> None:
+                        nonlocal session
+                        item = {"attempt": attempt, "list": target.name, "outcome": outcome.kind,
+                                "reproduced": bool(outcome.reproduced), "seconds": round(outcome.seconds, 4),
+                                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+                        if outcome.signature:
+                            item["signature"] = outcome.signature
+                        try:
+                            append_lines(hunt.path / JOURNAL, [item])
+                        except OSError as exc:
+                            raise UserError(f"cannot write {hunt.path / JOURNAL} ({exc.strerror}); free disk"
+                                            " space, then run the same command again to resume") from None
+                        session += 1
+                        if outcome.reproduced:
+                            say(f"  {NAMES[target.name]} failed the recorded way: {outcome.message}")
+
+                    outcomes = runner.run(target.ids, hunt.victim, times=times, jobs=jobs,
+                                          until_failure=True, on_outcome=record)
+                    errors = [o for o in outcomes if o.kind == "error"]
+                    if errors:
+                        raise UserError(f"{target.path} could not run: {errors[0].message}")
+    except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
+        raise Interrupted(session) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    counts = _counts(hunt, targets, attempt)
+    return Verification(hunt, _conclusion(counts, needed), rate, confidence, needed, counts, attempt, session)
+
+
+def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
+    """The rate to rule out and the lists to run, from the hunt's verdict."""
+    verdict = read_verdict(hunt)
+    if verdict is None:
+        raise UserError(f"the hunt for {hunt.victim} has no verdict yet; finish it with"
+                        f" 'isolate bisect {hunt.victim}', then verify")
+    kind = verdict.get("verdict")
+    reproducer = hunt.path / "reproducer.txt"
+    if kind not in ("polluter", "fails-alone") or not reproducer.exists():
+        raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify;"
+                        f" continue it with 'isolate bisect {hunt.victim} --time-budget 8h' until it names a cause")
+    rates = verdict.get("rates", {})
+    rate = float(rates.get("with_culprits" if kind == "polluter" else "background", 0.0))
+    if not rate > 0:
+        raise UserError(f"the verdict in {hunt.path / 'verdict.json'} estimates no failure rate;"
+                        f" re-run the hunt with 'isolate bisect {hunt.victim}'")
+    targets = [Target("reproducer", reproducer, read_list(reproducer))]
+    original = hunt.step_path(0)
+    if original.exists() and read_list(original) != targets[0].ids:
+        targets.append(Target("original", original, read_list(original)))
+    for target in targets:
+        if not target.ids or target.ids[-1] != hunt.victim:
+            raise UserError(f"{target.path} does not end with {hunt.victim}; re-create the hunt with"
+                            " 'isolate extract --force'")
+    return min(1.0, rate), tuple(targets)
+
+
+def _read(hunt: Hunt, warn: Callable[[str], None]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+
+    def parse(item: Any) -> None:
+        items.append({"attempt": int(item["attempt"]), "list": str(item["list"]), "outcome": str(item["outcome"]),
+                      "reproduced": bool(item["reproduced"]), "seconds": float(item["seconds"])})
+
+    warnings, _ = lines_since(hunt.path / JOURNAL, Position(), parse)
+    for warning in warnings:
+        warn(warning)
+    return items
+
+
+def _tally(items: list[dict[str, Any]], targets: tuple[Target, ...], attempt: int) -> tuple[Count, ...]:
+    counts = []
+    for target in targets:
+        runs = fails = passes = 0
+        other: dict[str, int] = {}
+        for item in items:
+            if item["attempt"] != attempt or item["list"] != target.name:
+                continue
+            runs += 1
+            if item["reproduced"]:
+                fails += 1
+            elif item["outcome"] == "pass":
+                passes += 1
+            else:
+                other[item["outcome"]] = other.get(item["outcome"], 0) + 1
+        counts.append(Count(target, runs, fails, passes, other))
+    return tuple(counts)
+
+
+def _attempts(hunt: Hunt, targets: tuple[Target, ...], warn: Callable[[str], None]) -> tuple[int, tuple[Count, ...] | None]:
+    """The latest attempt's number and counts (1 and None when there is none yet)."""
+    items = _read(hunt, warn)
+    if not items:
+        return 1, None
+    last = max(item["attempt"] for item in items)
+    return last, _tally(items, targets, last)
+
+
+def _counts(hunt: Hunt, targets: tuple[Target, ...], attempt: int) -> tuple[Count, ...]:
+    return _tally(_read(hunt, lambda line: None), targets, attempt)
+
+
+def _conclusion(counts: tuple[Count, ...], needed: int) -> str:
+    if any(c.fails for c in counts):
+        return "still-fails"
+    if all(c.passes >= needed for c in counts):
+        return "fixed"
+    return "inconclusive"
+
+
+def _concluded(counts: tuple[Count, ...], needed: int) -> bool:
+    """A failure, every list's passes, or as many runs that were neither as passes needed
+    (the victim now fails another way, or times out: more runs would not settle it)."""
+    return (_conclusion(counts, needed) != "inconclusive"
+            or any(sum(c.other.values()) >= patience(needed) for c in counts))
+
+
+def patience(needed: int) -> int:
+    """Runs of one list that may end otherwise (another failure, a timeout) before verify
+    stops as inconclusive."""
+    return max(3, needed)

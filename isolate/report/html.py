@@ -1,0 +1,509 @@
+"""`isolate report --html`: one self-contained HTML page about a hunt, read from its directory.
+
+The page needs nothing else: the charts are inline SVG, the styles inline CSS, no script, no
+font or image from anywhere, so it can be mailed, attached to a bug or printed. Everything is
+read from the hunt directory (journal, steps, queries, verdict), never written, so it works for
+a finished hunt and for one another process is running.
+
+The suspicion chart is the search's own posterior (search.posterior, as
+search.strategies.bayesian.leading computes it) recomputed on prefixes of the evidence: after
+every run for short hunts, at most MAX_POINTS times (every step's end among them) for long ones.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import math
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from isolate.files import HUNTS, read_list
+from isolate.hunt.evidence import Evidence, evidence
+from isolate.hunt.journal import Entry, read_journal
+from isolate.hunt.settings import project_kind
+from isolate.hunt.store import Hunt
+from isolate.hunt.verdict import read_verdict
+from isolate.report.status import StepRun, step_runs
+from isolate.report.verdict import HEADLINE, duration
+from isolate.search.model import Observation, Problem, Settings, tally
+from isolate.search.posterior import Cells, Posterior, answers, infer, partition
+
+MAX_POINTS = 120
+"""Most posterior recomputations per report (each is one inference over the whole evidence)."""
+
+MAX_STRIP = 800
+"""Most marks in the strip of runs under the steps (beyond, each mark stands for a few runs)."""
+
+COLOURS = ("#0b62a4", "#d55e00", "#009e73", "#9b4f96", "#7a6a00")
+"""One per answer line: blue for the leader, then colour-blind-safe contrasts."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One answer's probability after each chosen run count."""
+
+    culprits: tuple[int, ...]
+    name: str
+    points: tuple[tuple[int, float], ...]  # (journal entries so far, probability)
+
+
+@dataclass(frozen=True)
+class Page:
+    """Everything the page shows, gathered from the hunt directory."""
+
+    hunt: Hunt
+    problem: Problem
+    entries: tuple[Entry, ...]
+    steps: tuple[StepRun, ...]
+    lines: tuple[Line, ...]
+    first_failure: int | None  # journal entries up to and including the first reproduction
+    verdict: dict[str, Any] | None
+    confidence: float  # the hunt's target
+    state: str
+    kind: str  # the project's runner: stestr, testr or pytest
+    ev: Evidence
+
+
+def render(hunt: Hunt) -> str:
+    """The whole page."""
+    return page_html(gather(hunt))
+
+
+# -- data ------------------------------------------------------------------------------------
+
+
+def gather(hunt: Hunt) -> Page:
+    ev = evidence(hunt)
+    entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
+    settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)))
+    verdict = read_verdict(hunt)
+    counted = _observations_after_each_entry(ev, entries)
+    steps = step_runs(hunt, entries)
+    xs = _sample(len(entries), [g.end for g in steps])
+    lines, first = _lines(ev.problem, ev.observations, counted, xs, settings, verdict)
+    if (hunt.path / "lock").exists():
+        state = "running"
+    elif verdict is not None:
+        state = f"done: {verdict.get('verdict')}"
+    else:
+        state = "paused" if entries else "not started"
+    return Page(hunt, ev.problem, tuple(entries), tuple(steps), lines, first, verdict,
+                settings.confidence, state, project_kind(hunt), ev)
+
+
+def _observations_after_each_entry(ev: Evidence, entries: list[Entry]) -> list[int]:
+    """counted[e]: how many observations the first e journal entries hold (timeouts, crashes and
+    entries of unknown steps are no evidence either way, as in hunt.evidence)."""
+    index = set(ev.problem.predecessors)
+    counted = [0]
+    for entry in entries:
+        ids = ev.steps.get(entry.step)
+        valid = ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
+        counted.append(counted[-1] + (1 if valid and (entry.reproduced or entry.outcome == "pass") else 0))
+    if counted[-1] != len(ev.observations):  # cannot happen when both read the same entries; never overrun
+        counted = [min(c, len(ev.observations)) for c in counted]
+    return counted
+
+
+def _sample(total: int, step_ends: Sequence[int]) -> list[int]:
+    """Run counts to recompute the posterior at: every one for short hunts, else every step's
+    end and evenly spaced ones, MAX_POINTS in all, the last run always among them."""
+    if total <= MAX_POINTS:
+        return list(range(1, total + 1))
+    ends = sorted({e for e in step_ends if 0 < e <= total} | {total})
+    if len(ends) > MAX_POINTS // 2:  # many short steps: keep an even share of them
+        ends = [ends[round(i * (len(ends) - 1) / (MAX_POINTS // 2 - 1))] for i in range(MAX_POINTS // 2)]
+    spare = MAX_POINTS - len(ends)
+    even = {max(1, round(total * (i + 1) / spare)) for i in range(spare)}
+    return sorted(set(ends) | even)
+
+
+def _posterior(problem: Problem, observations: Sequence[Observation],
+               settings: Settings) -> tuple[Posterior, Cells] | None:
+    """What bayesian.leading computes (None before the first failure: nothing to rank yet)."""
+    t = tally(observations)
+    if t.total_fails == 0:
+        return None
+    n = len(problem.predecessors)
+    cells = partition(n, t.sets)
+    return infer(n, t, cells, settings.rates, settings.prior_none, settings.prior_pair), cells
+
+
+def chance(post: Posterior, cells: Cells, culprits: tuple[int, ...]) -> float:
+    """The posterior probability of exactly this answer (as search.posterior.answers ranks it:
+    a cell's mass shared equally by its members)."""
+    if not culprits:
+        return post.none
+    if len(culprits) == 1:
+        c = cells.cell_of[culprits[0]]
+        return post.single[c] / len(cells.members[c])
+    a, b = sorted((cells.cell_of[culprits[0]], cells.cell_of[culprits[1]]))
+    for c, d, mass, _, _ in post.pairs:
+        if (c, d) == (a, b):
+            size = len(cells.members[c])
+            return mass / (size * (size - 1) / 2 if c == d else size * len(cells.members[d]))
+    return 0.0  # pruned: below 1e-12 of the mass
+
+
+def _lines(problem: Problem, observations: Sequence[Observation], counted: list[int], xs: list[int],
+           settings: Settings, verdict: dict[str, Any] | None) -> tuple[tuple[Line, ...], int | None]:
+    """The leading answers' probabilities over the runs: the verdict's answer and alternatives
+    (or, for a hunt still running, the answers leading now)."""
+    final = _posterior(problem, observations, settings)
+    if final is None:
+        return (), None
+    tracked: list[tuple[int, ...]] = []
+    index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
+    if verdict is not None and verdict.get("verdict") in ("polluter", "fails-alone", "undecided"):
+        for names in [verdict.get("culprits", []), *(a.get("culprits", []) for a in verdict.get("alternatives", []))]:
+            if all(name in index for name in names):
+                tracked.append(tuple(sorted(index[name] for name in names)))
+    if not tracked:
+        tracked = [a.culprits for a in answers(*final, limit=3)]
+    tracked = list(dict.fromkeys(tracked))[:len(COLOURS)]
+    values: dict[tuple[int, ...], list[tuple[int, float]]] = {c: [] for c in tracked}
+    first = next((e for e in range(1, len(counted))
+                  if any(o.failed for o in observations[:counted[e]])), None)
+    for x in xs:
+        if first is None or x < first:
+            continue
+        got = _posterior(problem, observations[:counted[x]], settings)
+        if got is None:
+            continue
+        for c in tracked:
+            values[c].append((x, chance(*got, c)))
+    names = [" + ".join(problem.predecessors[i] for i in c) if c else "fails on its own" for c in tracked]
+    return tuple(Line(c, name, tuple(values[c])) for c, name in zip(tracked, names)), first
+
+
+def cause_counts(ev: Evidence, culprits: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """(fails, runs) with every culprit before the victim, and (fails, runs) without; for
+    "fails on its own": the victim alone, and with predecessors."""
+    with_f = with_r = fails = runs = 0
+    need = frozenset(culprits)
+    for o in ev.observations:
+        runs += o.count
+        fails += o.count if o.failed else 0
+        hit = need <= o.included if culprits else not o.included
+        if hit:
+            with_r += o.count
+            with_f += o.count if o.failed else 0
+    return with_f, with_r, fails - with_f, runs - with_r
+
+
+# -- page ------------------------------------------------------------------------------------
+
+
+def e(text: object) -> str:
+    """Escaped for HTML text and attribute values alike (test ids can hold < & " ')."""
+    return html.escape(str(text), quote=True)
+
+
+def e_id(test_id: str) -> str:
+    """A test id escaped for text, allowed to wrap after its dots and colons (not mid-name)."""
+    return e(test_id).replace(".", ".<wbr>").replace("::", "::<wbr>")
+
+
+CSS = """
+:root { color-scheme: light; --ink: #1d232a; --muted: #5b6570; --rule: #d8dde3; --fail: #c0392b; --pass: #8a949e; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       color: var(--ink); margin: 0 auto; max-width: 1000px; padding: 24px 28px 48px; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
+code, pre, .id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 13px; }
+.id { overflow-wrap: anywhere; }
+#cause-table td.id { width: 55%; }
+.victim { color: var(--muted); margin: 0 0 12px; }
+.headline { font-size: 18px; margin: 8px 0; }
+.headline b { font-weight: 650; }
+.kind-polluter { color: #0b62a4; } .kind-fails-alone { color: #9b4f96; }
+.kind-undecided, .kind-not-reproduced, .kind-pending { color: #a35f00; }
+.facts { display: flex; flex-wrap: wrap; gap: 6px 24px; color: var(--muted); margin: 0; padding: 0; list-style: none; }
+.facts b { color: var(--ink); }
+table { border-collapse: collapse; width: 100%; font-size: 14px; }
+th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--rule); }
+th { font-weight: 600; color: var(--muted); font-size: 13px; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.reproduced td.fails { color: var(--fail); font-weight: 600; }
+.legend { list-style: none; padding: 0; margin: 6px 0 0; font-size: 13px; }
+.legend li { margin: 2px 0; display: flex; gap: 8px; align-items: baseline; }
+.swatch { display: inline-block; width: 22px; height: 4px; border-radius: 2px; flex: none; position: relative; top: -3px; }
+.legend .p { font-variant-numeric: tabular-nums; min-width: 4.5em; text-align: right; flex: none; }
+svg { display: block; max-width: 100%; height: auto; }
+svg text { font: 11px system-ui, sans-serif; fill: var(--muted); }
+pre { background: #f5f7f9; border: 1px solid var(--rule); border-radius: 4px; padding: 10px 12px;
+      overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: 6px 0; }
+.note { color: var(--muted); font-size: 13px; }
+ul.evidence { margin: 6px 0; padding-left: 20px; }
+footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 10.5pt; }
+  h2 { break-after: avoid; }
+  section, figure, tr, pre { break-inside: avoid; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  @page { margin: 14mm 12mm; }
+}
+"""
+
+
+def page_html(p: Page) -> str:
+    v = p.verdict
+    title = f"isolate: {p.problem.victim}"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        # nothing may load from anywhere: no network, no scripts, only inline styles and data
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+        f"<title>{e(title)}</title>",
+        f"<style>{CSS}</style>",
+        "</head><body>",
+        _header(p),
+        _chart_section(p),
+        _steps_section(p),
+        _evidence_section(p),
+        _reproducer_section(p),
+        f'<footer>Made by isolate report from <span class="id">{e(p.hunt.path)}</span> on'
+        f" {e(dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'))}"
+        f"{'' if v else ' (no verdict yet: the hunt was ' + e(p.state) + ')'}.</footer>",
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def _header(p: Page) -> str:
+    v = p.verdict
+    runs = len(p.entries)
+    fails = sum(1 for x in p.entries if x.reproduced)
+    seconds = sum(x.seconds for x in p.entries)
+    out = ["<header>", "<h1>Why does this test fail?</h1>",
+           f'<p class="victim id" id="victim">{e_id(p.problem.victim)}</p>']
+    if v is not None:
+        kind = str(v.get("verdict"))
+        culprits = v.get("culprits") or []
+        out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(HEADLINE.get(kind, kind))}</b>'
+                   f' — confidence <b id="confidence">{float(v.get("confidence", 0)):.3f}</b></p>')
+        if culprits:
+            label = "culprit" if len(culprits) == 1 else "culprits, all needed together"
+            if kind == "undecided":
+                label = "leading suspect (not proven)"
+            out.append(f"<p>{e(label)}: " + ", ".join(f'<code class="id culprit">{e_id(c)}</code>' for c in culprits)
+                       + "</p>")
+    else:
+        leader = p.lines[0] if p.lines else None
+        now = f"{leader.points[-1][1]:.3f}" if leader and leader.points else "—"
+        out.append(f'<p class="headline" id="headline"><b class="kind-pending">'
+                   f"no verdict yet ({e(p.state)})</b> — leading: "
+                   f'<code class="id">{e(leader.name) if leader else "nothing until the failure reproduces"}</code>'
+                   f" ({e(now)})</p>")
+    out.append('<ul class="facts">'
+               f"<li><b>{runs}</b> runs</li><li><b>{fails}</b> reproduced the failure</li>"
+               f"<li><b>{len(p.steps)}</b> steps</li><li><b>{len(p.problem.predecessors)}</b> predecessors</li>"
+               f"<li><b>{e(duration(seconds))}</b> of test time</li>"
+               f"<li>target confidence <b>{p.confidence:g}</b></li></ul>")
+    out.append("</header>")
+    return "\n".join(out)
+
+
+# chart geometry, in SVG user units
+W, H = 900, 300
+LEFT, RIGHT, TOP, BOTTOM = 48, 16, 22, 36
+
+
+def _x(run: float, total: int) -> float:
+    return LEFT + (W - LEFT - RIGHT) * run / max(1, total)
+
+
+def _y(prob: float) -> float:
+    return TOP + (H - TOP - BOTTOM) * (1.0 - prob)
+
+
+def _ticks(total: int, want: int = 8) -> list[int]:
+    if total <= 0:
+        return [0]
+    raw = total / want
+    unit = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    step = next(m * unit for m in (1, 2, 5, 10) if m * unit >= raw)
+    step = max(1, int(step))
+    return list(range(0, total + 1, step))
+
+
+def _chart_section(p: Page) -> str:
+    total = len(p.entries)
+    out = ['<section id="suspicion"><h2>Suspicion over the runs</h2>']
+    if not p.lines:
+        out.append('<p class="note">No run has reproduced the failure yet, so there is nothing to rank.</p></section>')
+        return "\n".join(out)
+    out.append('<p class="note">The probability of each leading answer after every run (the search\'s posterior,'
+               " recomputed on the evidence so far" + ("" if total <= MAX_POINTS else
+               f", at {len(p.lines[0].points)} points of the {total} runs") + "). The dashed line is the target"
+               " confidence; grey marks along the top are where each step began.</p>")
+    strategy = p.hunt.settings.get("search", {}).get("strategy", "isolate")
+    if strategy != "isolate" and p.verdict is not None:
+        out.append(f'<p class="note">This hunt ran the {e(strategy)} strategy: the confidence of its verdict is'
+                   " that recipe's own; the chart is the Bayesian posterior of the same runs.</p>")
+    svg = [f'<svg id="chart" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img"'
+           ' aria-label="probability of the leading answers over the runs" xmlns="http://www.w3.org/2000/svg">']
+    for prob in (0.0, 0.25, 0.5, 0.75, 1.0):
+        y = _y(prob)
+        svg.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e7eb"/>')
+        svg.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{prob:g}</text>')
+    for t in _ticks(total):
+        x = _x(t, total)
+        svg.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{H - BOTTOM}" y2="{H - BOTTOM + 4}" stroke="#9aa4ae"/>')
+        svg.append(f'<text x="{x:.1f}" y="{H - BOTTOM + 16}" text-anchor="middle">{t}</text>')
+    svg.append(f'<text x="{(LEFT + W - RIGHT) / 2:.0f}" y="{H - 4}" text-anchor="middle">runs</text>')
+    for g in p.steps:
+        x = _x(g.begin, total)
+        svg.append(f'<line class="step-mark" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 8}" y2="{TOP - 2}" stroke="#9aa4ae">'
+                   f"<title>step {g.step} began after run {g.begin}</title></line>")
+    y = _y(p.confidence)
+    svg.append(f'<line id="target" x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#5b6570"'
+               f' stroke-dasharray="5 4" data-p="{p.confidence}"/>')
+    svg.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{H - BOTTOM}" stroke="#9aa4ae"/>')
+    for k, line in reversed(list(enumerate(p.lines))):  # the leader drawn last, on top
+        colour = COLOURS[k % len(COLOURS)]
+        coords = " ".join(f"{_x(x, total):.1f},{_y(v):.1f}" for x, v in line.points)
+        svg.append(f'<g class="answer" data-answer="{k}" data-name="{e(line.name)}">')
+        svg.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="{2.5 if k == 0 else 1.6}"'
+                   ' stroke-linejoin="round"/>')
+        radius = 2.6 if len(line.points) <= 60 else 1.6
+        for x, v in line.points:
+            svg.append(f'<circle cx="{_x(x, total):.1f}" cy="{_y(v):.1f}" r="{radius}" fill="{colour}"'
+                       f' data-run="{x}" data-p="{v:.6f}"><title>after run {x}: {e(line.name)} {v:.3f}</title></circle>')
+        svg.append("</g>")
+    if p.verdict is not None and p.lines[0].points:
+        x, v = p.lines[0].points[-1]
+        svg.append(f'<text x="{_x(x, total) - 6:.1f}" y="{_y(v) - 8:.1f}" text-anchor="end" id="final-label"'
+                   f' style="fill:{COLOURS[0]};font-weight:600">{v:.3f}</text>')
+    svg.append("</svg>")
+    out.append("\n".join(svg))
+    out.append('<ul class="legend">')
+    for k, line in enumerate(p.lines):
+        last = f"{line.points[-1][1]:.3f}" if line.points else "—"
+        out.append(f'<li><span class="swatch" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
+                   f'<span class="p">{last}</span><span class="id">{e_id(line.name)}</span></li>')
+    out.append("</ul></section>")
+    return "\n".join(out)
+
+
+def _steps_section(p: Page) -> str:
+    total = len(p.entries)
+    out = ['<section id="steps"><h2>Steps</h2>']
+    if not p.steps:
+        out.append('<p class="note">No run has finished yet.</p></section>')
+        return "\n".join(out)
+    n = max(1, len(p.problem.predecessors))
+    height = 120
+    base = height - 22
+    svg = [f'<svg id="timeline" viewBox="0 0 {W} {height}" width="{W}" height="{height}" role="img"'
+           ' aria-label="the steps: list size and outcome of every run" xmlns="http://www.w3.org/2000/svg">']
+    for g in p.steps:
+        x0, x1 = _x(g.begin, total), _x(g.end, total)
+        tall = 10 + (base - 30) * math.log1p(g.size) / math.log1p(n)
+        svg.append(f'<rect class="step" data-step="{g.step}" x="{x0 + 0.5:.1f}" y="{base - tall:.1f}"'
+                   f' width="{max(1.0, x1 - x0 - 1):.1f}" height="{tall:.1f}" fill="#dbe6f0">'
+                   f"<title>step {g.step}: {g.size} predecessors + victim, {g.runs} runs, {g.fails} reproduced"
+                   f"</title></rect>")
+        if x1 - x0 > 14:
+            svg.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{base - tall - 4:.1f}" text-anchor="middle">{g.step}</text>')
+    bins = min(total, MAX_STRIP)  # a long hunt: one mark per bin of runs, red if any reproduced
+    for b in range(bins):
+        lo, hi = b * total // bins, (b + 1) * total // bins
+        group = p.entries[lo:hi]
+        colour = ("#c0392b" if any(x.reproduced for x in group) else
+                  "#8a949e" if all(x.outcome == "pass" for x in group) else "#e08e0b")
+        x0, x1 = _x(lo, total), _x(hi, total)
+        svg.append(f'<rect class="run" x="{x0:.1f}" y="{base + 3}" width="{max(0.6, x1 - x0 - 0.4):.1f}" height="9"'
+                   f' fill="{colour}"/>')
+    svg.append(f'<text x="{LEFT - 6}" y="{base + 11}" text-anchor="end">runs</text>')
+    svg.append(f'<text x="{LEFT - 6}" y="{base - 8}" text-anchor="end">list</text>')
+    svg.append("</svg>")
+    out.append("\n".join(svg))
+    out.append('<p class="note">Bars: each step\'s list size (log scale) over its runs. Strip: every run,'
+               ' <span style="color:#c0392b">red</span> reproduced the failure, grey passed,'
+               ' <span style="color:#e08e0b">orange</span> neither (timeout, crash, another failure).</p>')
+    out.append('<table id="step-table"><thead><tr><th>finished</th><th class="num">step</th>'
+               '<th class="num">list</th><th class="num">runs</th><th class="num">reproduced</th><th>why this list</th>'
+               "</tr></thead><tbody>")
+    for g in p.steps:
+        other = f" ({', '.join(g.other)} too)" if g.other else ""
+        out.append(f'<tr class="step-row{" reproduced" if g.fails else ""}" data-step="{g.step}" data-size="{g.size}"'
+                   f' data-runs="{g.runs}" data-fails="{g.fails}"><td class="num">{e(g.at[11:19] or g.at)}</td>'
+                   f'<td class="num">{g.step}</td><td class="num">{g.size} + victim</td><td class="num">{g.runs}</td>'
+                   f'<td class="num fails">{g.fails}{e(other)}</td><td>{e(g.reason)}</td></tr>')
+    out.append("</tbody></table></section>")
+    return "\n".join(out)
+
+
+def _evidence_section(p: Page) -> str:
+    v = p.verdict
+    out = ['<section id="evidence"><h2>Evidence per cause</h2>']
+    index = {test_id: i for i, test_id in enumerate(p.problem.predecessors)}
+    rows: list[tuple[tuple[int, ...], float | None]] = []
+    if v is not None and v.get("verdict") in ("polluter", "fails-alone", "undecided"):
+        candidates = [(v.get("culprits", []), v.get("confidence")),
+                      *((a.get("culprits", []), a.get("probability")) for a in v.get("alternatives", []))]
+        for names, prob in candidates:
+            if all(n in index for n in names):
+                rows.append((tuple(sorted(index[n] for n in names)), None if prob is None else float(prob)))
+    else:
+        for line in p.lines:
+            rows.append((line.culprits, line.points[-1][1] if line.points else None))
+    if rows:
+        out.append('<table id="cause-table"><thead><tr><th>cause</th><th class="num">probability</th>'
+                   '<th class="num">fails with it before the victim</th><th class="num">fails without it</th>'
+                   "</tr></thead><tbody>")
+        for k, (culprits, prob) in enumerate(rows):
+            wf, wr, of, orr = cause_counts(p.ev, culprits)
+            name = " + ".join(p.problem.predecessors[i] for i in culprits) if culprits else "fails on its own"
+            with_label = f"{wf}/{wr}" + (" alone" if not culprits else "")
+            without = f"{of}/{orr}" + (" with predecessors" if not culprits else "")
+            out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(name)}</td>'
+                       f'<td class="num">{"—" if prob is None else f"{prob:.3f}"}</td>'
+                       f'<td class="num">{e(with_label)}</td><td class="num">{e(without)}</td></tr>')
+        out.append("</tbody></table>")
+    if v is not None:
+        out.append("<p>The verdict's evidence:</p><ul class=\"evidence\">")
+        out.extend(f'<li class="id">{e_id(line)}</li>' for line in v.get("evidence", []))
+        out.append("</ul>")
+        rates = v.get("rates") or {}
+        if v.get("verdict") in ("polluter", "fails-alone", "undecided") and rates:
+            out.append(f'<p>Estimated failure rate: <b>{float(rates.get("with_culprits", 0)):.3g}</b> with the'
+                       f' culprit(s), <b>{float(rates.get("background", 0)):.3g}</b> without.</p>')
+    elif not rows:
+        out.append('<p class="note">No evidence yet.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _reproducer_section(p: Page) -> str:
+    out = ['<section id="reproduce"><h2>Reproduce it</h2>']
+    reproducer = p.hunt.path / "reproducer.txt"
+    root = p.hunt.path.parent.parent
+    rel = Path(HUNTS) / p.hunt.path.name
+    if p.verdict is None or not reproducer.exists():
+        out.append('<p class="note">There is no reproducer until the hunt names a cause. The first list is the'
+                   " worker's recorded order, in which the failure was recorded:</p>")
+        listed = rel / "step-000.txt"
+        commands = [f"isolate replay {shlex.quote(str(listed))} --times 20",
+                    f"isolate bisect {shlex.quote(p.problem.victim)}    # start or continue the hunt"]
+    else:
+        ids = read_list(reproducer)
+        shown = e_id(str(rel / "reproducer.txt"))
+        out.append(f'<p>The reproducer, the culprits then the victim: <code class="id">{shown}</code></p>')
+        out.append(f'<pre id="reproducer-list">{e("".join(i + chr(10) for i in ids))}</pre>')
+        listed = rel / "reproducer.txt"
+        commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]
+        if p.kind == "stestr":
+            commands.append(f"stestr run --serial --load-list {shlex.quote(str(listed))}")
+        commands.append(f"isolate verify {shlex.quote(p.problem.victim)}    # after a fix: is it gone?")
+    out.append(f"<p>From the project directory <code>{e(root)}</code>:</p>")
+    out.append(f'<pre id="commands">{e(chr(10).join(commands))}</pre>')
+    out.append("</section>")
+    return "\n".join(out)

@@ -1,0 +1,61 @@
+"""The outcome of `isolate verify` as people and scripts read it (hunt/verify.py runs it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from isolate.hunt.verify import JOURNAL, NAMES, Verification
+
+EXIT = {"fixed": 0, "still-fails": 1, "inconclusive": 1}
+
+
+def as_text(v: Verification) -> str:
+    """The conclusion first (`fixed: 0/n, rate < r at c` or `still fails: k/n`), then each list."""
+    lines = []
+    if v.verdict == "fixed":
+        lines.append(f"fixed: 0/{v.needed}, rate < {v.bound:.3g} at {v.confidence:g}")
+    elif v.verdict == "still-fails":
+        fails = sum(c.fails for c in v.counts)
+        runs = sum(c.runs for c in v.counts)
+        lines.append(f"still fails: {fails}/{runs}")
+    else:
+        odd = next((c for c in v.counts if c.other), v.counts[0])
+        lines.append(f"inconclusive: {sum(odd.other.values())} runs of {NAMES[odd.target.name]} ended otherwise"
+                     f" (neither a pass nor the recorded failure); see how with:"
+                     f" isolate replay {_rel(odd.target.path)} --json")
+    for c in v.counts:
+        if not c.runs:
+            lines.append(f"  {NAMES[c.target.name]}: not run  ({_rel(c.target.path)})")
+            continue
+        other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
+        lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
+                     f" {c.passes} passed{other}  ({_rel(c.target.path)})")
+    lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {v.needed} passes of each list"
+                 f" rule it out at {v.confidence:g} (n = ceil(ln(1-c)/ln(1-p)))")
+    lines.append(f"  attempt {v.attempt}, {v.session_runs} runs this time; journal {_rel(v.hunt.path / JOURNAL)}")
+    return "\n".join(lines)
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def as_data(v: Verification) -> dict[str, Any]:
+    """What `isolate verify --json` prints."""
+    return {
+        "verdict": v.verdict,
+        "victim": v.hunt.victim,
+        "rate": v.rate,
+        "confidence": v.confidence,
+        "runs_needed": v.needed,
+        "rate_below": round(v.bound, 6) if v.verdict == "fixed" else None,
+        "lists": [{"name": c.target.name, "path": str(c.target.path), "runs": c.runs, "fails": c.fails,
+                   "passes": c.passes, "other": c.other} for c in v.counts],
+        "attempt": v.attempt,
+        "session_runs": v.session_runs,
+        "journal": str(v.hunt.path / JOURNAL),
+    }

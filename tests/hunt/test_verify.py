@@ -1,0 +1,137 @@
+"""`isolate verify` end to end: a real hunt, then the real suite fixed, re-run until shown fixed."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from isolate.hunt.store import hunt_name
+
+VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+POLLUTES = '        config.set_default("currency", "EUR")\n'
+
+
+def hunted(tmp_path: Path) -> tuple[Path, Path]:
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [CULPRIT], proc.stderr
+    return suite, suite / ".isolate" / hunt_name(VICTIM)
+
+
+def fix(suite: Path) -> None:
+    """What the user's fix does: the polluter puts the default back when it is done."""
+    test = suite / "reportgen" / "tests" / "core" / "test_config.py"
+    text = test.read_text()
+    assert text.count(POLLUTES) == 1
+    test.write_text(text.replace(POLLUTES, '        self.addCleanup(config.set_default, "currency",'
+                                           ' config.get("currency"))\n' + POLLUTES))
+
+
+def needed(hunt: Path, confidence: float) -> int:
+    rate = json.loads((hunt / "verdict.json").read_text())["rates"]["with_culprits"]
+    return max(1, math.ceil(math.log(1 - confidence) / math.log(1 - rate)))
+
+
+def test_still_fails_then_fixed(tmp_path: Path) -> None:
+    suite, hunt = hunted(tmp_path)
+    before = isolate(suite, "verify", "test_header_uses_default_currency")
+    assert before.returncode == 1, before.stderr
+    journal = [json.loads(line) for line in (hunt / "verify.jsonl").read_text().splitlines()]
+    k = len(journal)  # the runs at once that finished before the first failure stopped the others
+    assert 1 <= k <= 2 and [(j["attempt"], j["list"]) for j in journal] == [(1, "reproducer")] * k
+    fails = sum(j["reproduced"] for j in journal)
+    assert fails >= 1 and before.stdout.startswith(f"still fails: {fails}/{k}\n"), before.stdout
+    assert f"the reproducer: {fails}/{k} failed the recorded way" in before.stdout
+    assert "the original list (step-000): not run" in before.stdout
+    assert not (hunt / "lock").exists()
+
+    fix(suite)
+    n = needed(hunt, 0.99)
+    after = isolate(suite, "verify", VICTIM, "--json", "--jobs", "2")
+    assert after.returncode == 0, after.stderr
+    data = json.loads(after.stdout)
+    assert data["verdict"] == "fixed" and data["runs_needed"] == n and data["attempt"] == 2
+    assert [(x["name"], x["runs"], x["passes"], x["fails"]) for x in data["lists"]] == [
+        ("reproducer", n, n, 0), ("original", n, n, 0)]
+    assert data["lists"][1]["path"].endswith("step-000.txt")
+    assert abs(data["rate_below"] - (1 - 0.01 ** (1 / n))) < 1e-6 and data["rate_below"] <= data["rate"]
+    journal = [json.loads(line) for line in (hunt / "verify.jsonl").read_text().splitlines()]
+    assert len(journal) == k + 2 * n and all(j["outcome"] == "pass" for j in journal[k:])
+
+    text = isolate(suite, "verify", VICTIM, "--confidence", "0.999")  # a new attempt, more passes needed
+    assert text.returncode == 0, text.stderr
+    n3 = needed(hunt, 0.999)
+    assert text.stdout.startswith(f"fixed: 0/{n3}, rate < {1 - 0.001 ** (1 / n3):.3g} at 0.999\n"), text.stdout
+    assert "attempt 3" in text.stdout
+
+    victim = suite / "reportgen" / "tests" / "core" / "test_report.py"  # now it fails another way
+    victim.write_text(victim.read_text().replace('        report = Report("Q3 expenses")\n',
+                                                 '        raise RuntimeError("broken differently")\n', 1))
+    other = isolate(suite, "verify", VICTIM, "--jobs", "1")
+    assert other.returncode == 1, other.stderr
+    assert other.stdout.startswith("inconclusive: ") and "3 fail" in other.stdout, other.stdout
+    assert "attempt 4" in other.stdout
+
+
+def wait_for_lines(path: Path, count: int, proc: subprocess.Popen[bytes], limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.exists() and len(path.read_bytes().splitlines()) >= count:
+            return
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never reached {count} lines")
+
+
+def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> None:
+    suite, hunt = hunted(tmp_path)
+    fix(suite)
+    confidence = "0.999999999999"  # about 7 passes of each list at the estimated rate of ~0.98
+    n = needed(hunt, float(confidence))
+    assert n >= 5
+    journal = hunt / "verify.jsonl"
+    proc = subprocess.Popen([tool("isolate"), "verify", VICTIM, "--confidence", confidence, "--jobs", "1"],
+                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_lines(journal, 2, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Continue with: isolate verify" in err and b"Traceback" not in err
+    assert not (hunt / "lock").exists()
+    kept = journal.read_bytes()
+    done = len(kept.splitlines())
+    assert 2 <= done < 2 * n
+
+    resumed = isolate(suite, "verify", VICTIM, "--confidence", confidence, "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    data = json.loads(resumed.stdout)
+    assert data["attempt"] == 1 and data["session_runs"] == 2 * n - done  # the count went on
+    assert [(x["runs"], x["passes"]) for x in data["lists"]] == [(n, n), (n, n)]
+    assert journal.read_bytes().startswith(kept)
+
+
+def test_errors_are_one_line(tmp_path: Path) -> None:
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    assert_user_error(isolate(suite, "verify", VICTIM), "no verdict yet", f"isolate bisect {VICTIM}")
+    assert isolate(suite, "bisect", VICTIM, "--max-runs", "2").returncode == 5
+    assert_user_error(isolate(suite, "verify", VICTIM), "ended 'undecided' with no reproducer", "isolate bisect")
+    assert_user_error(isolate(suite, "verify", "nosuch"), "no hunt for")
+    assert_user_error(isolate(suite, "verify", VICTIM, "--confidence", "1"), "--confidence")
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    assert isolate(suite, "bisect", VICTIM, "-q", "--max-runs", "1000").returncode == 0  # the budget is stored
+    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot}\n")
+    assert_user_error(isolate(suite, "verify", VICTIM), "already running")
+    assert not (hunt / "verify.jsonl").exists()

@@ -1,0 +1,317 @@
+"""`isolate report --html`, rendered by a real headless Chromium: the DOM it builds is checked
+against verdict.json, the step log and the search's own posterior."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from isolate.hunt.evidence import evidence
+from isolate.hunt.store import Hunt, hunt_name
+from isolate.report.html import MAX_POINTS, _sample
+from isolate.search.model import Settings
+from isolate.search.strategies.bayesian import leading
+
+VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium(*args: str) -> subprocess.CompletedProcess[bytes]:
+    """Headless Chromium with a fresh profile (`.ci/run` installs it; without it, CI fails)."""
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary is None:
+        if os.environ.get("ISOLATE_REQUIRE_BROWSER"):
+            pytest.fail("chromium is not installed; .ci/run installs it with apt-get")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    with tempfile.TemporaryDirectory(prefix="isolate-chromium-") as profile:
+        proc = subprocess.run([binary, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True,
+                              timeout=180)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-2000:]
+    return proc
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None) -> None:
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node] = []
+        self.parts: list[str] = []
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts) + "".join(c.text for c in self.children)
+
+    def all(self, tag: str | None = None, **attrs: str) -> list[Node]:
+        found = []
+        for child in self.children:
+            if (tag is None or child.tag == tag) and all(
+                    v in child.attrs.get("class", "").split() if k == "class_"
+                    else child.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items()):
+                found.append(child)
+            found.extend(child.all(tag, **attrs))
+        return found
+
+    def one(self, tag: str | None = None, **attrs: str) -> Node:
+        [found] = self.all(tag, **attrs)
+        return found
+
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "wbr", "col", "area", "base", "source"}
+
+
+class Tree(HTMLParser):
+    """The DOM Chromium dumped, as a tree (text order within a node is not kept: not needed)."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {}, None)
+        self.at = self.root
+        self.feed(markup)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.at)
+        self.at.children.append(node)
+        if tag not in VOID:
+            self.at = node
+
+    def handle_endtag(self, tag: str) -> None:
+        node: Node | None = self.at
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.at = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self.at.parts.append(data)
+
+
+@pytest.fixture(scope="module")
+def hunted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A finished hunt on the deterministic sample suite: (suite, hunt directory). The tests
+    only read it."""
+    suite = copy_suite("deterministic_polluter", tmp_path_factory.mktemp("hunt"))
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "-q")
+    assert proc.returncode == 0, proc.stderr
+    return suite, suite / ".isolate" / hunt_name(VICTIM)
+
+
+def dom(html_file: Path) -> Node:
+    return Tree(chromium("--dump-dom", html_file.as_uri()).stdout.decode()).root
+
+
+def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
+                                                              hunted: tuple[Path, Path]) -> None:
+    suite, hunt_dir = hunted
+    out = tmp_path / "report.html"
+    proc = isolate(suite, "report", "test_header_uses_default_currency", "--html", str(out))
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads((hunt_dir / "verdict.json").read_text())
+    page = dom(out)
+
+    # the headline and the culprit, as verdict.json has them
+    assert page.one(id="confidence").text == f"{verdict['confidence']:.3f}"
+    assert [c.text for c in page.all("code", class_="culprit")] == verdict["culprits"] == [CULPRIT]
+
+    # the chart: one line per answer, the verdict's answer first; its last point is the verdict's confidence
+    lines = sorted(page.one("svg", id="chart").all("g", class_="answer"), key=lambda g: int(g.attrs["data-answer"]))
+    names = [g.attrs["data-name"] for g in lines]
+    assert names[0] == CULPRIT and "fails on its own" in names
+    leader = next(g for g in lines if g.attrs["data-answer"] == "0")
+    points = [(int(c.attrs["data-run"]), float(c.attrs["data-p"])) for c in leader.all("circle")]
+    runs = len((hunt_dir / "journal.jsonl").read_text().splitlines())
+    assert points[-1][0] == runs == verdict["runs"]
+    assert f"{points[-1][1]:.3f}" == f"{verdict['confidence']:.3f}" == page.one(id="final-label").text
+    assert [x for x, _ in points] == sorted(x for x, _ in points)
+    first_failure = next(i + 1 for i, line in enumerate((hunt_dir / "journal.jsonl").read_text().splitlines())
+                         if json.loads(line)["reproduced"])
+    assert points[0][0] == first_failure and len(points) == runs - first_failure + 1  # short hunt: every run
+    polyline = leader.one("polyline").attrs["points"].split()
+    assert len(polyline) == len(points)
+    assert float(page.one(id="target").attrs["data-p"]) == 0.99
+
+    # the same numbers as the search's own `leading` on the whole evidence
+    hunt = Hunt(hunt_dir, json.loads((hunt_dir / "hunt.json").read_text()))
+    ev = evidence(hunt)
+    top = leading(ev.problem, ev.observations, Settings(confidence=0.99))
+    assert abs(top[0].probability - points[-1][1]) < 1e-6
+    assert abs(top[0].probability - verdict["confidence"]) < 1e-6
+
+    # the steps: one table row per line of `isolate log`, with the same numbers
+    log = isolate(suite, "log", VICTIM).stdout.splitlines()
+    logged = [tuple(int(g) for g in m.groups()) for line in log
+              if (m := re.search(r"step +(\d+): +(\d+) predecessors \+ victim, +(\d+) runs, +(\d+) reproduced", line))]
+    rows = page.one("table", id="step-table").all("tr", class_="step-row")
+    assert [(int(r.attrs["data-step"]), int(r.attrs["data-size"]), int(r.attrs["data-runs"]),
+             int(r.attrs["data-fails"])) for r in rows] == logged
+    assert len(logged) >= 3 and sum(g[2] for g in logged) == runs
+    assert len(page.one("svg", id="timeline").all("rect", class_="run")) == runs
+    assert "full list: does the failure reproduce?" in rows[0].text
+
+    # the evidence: the verdict's lines and a row per cause, the culprit's first
+    assert [li.text for li in page.one(id="evidence").all("li")] == verdict["evidence"]
+    causes = page.one("table", id="cause-table").all("tr", class_="cause")
+    assert causes[0].all("td")[0].text == CULPRIT and causes[0].all("td")[1].text == f"{verdict['confidence']:.3f}"
+    with_it = re.search(r"fails (\d+)/(\d+) with .* before it, (\d+)/(\d+) without", verdict["evidence"][0])
+    assert with_it is not None
+    assert causes[0].all("td")[2].text == f"{with_it[1]}/{with_it[2]}"
+    assert causes[0].all("td")[3].text == f"{with_it[3]}/{with_it[4]}"
+
+    # the reproducer and the commands to run it
+    assert page.one(id="reproducer-list").text.split() == [CULPRIT, VICTIM]
+    commands = page.one(id="commands").text
+    assert f"isolate replay .isolate/{hunt_dir.name}/reproducer.txt --times 20" in commands
+    assert f"stestr run --serial --load-list .isolate/{hunt_dir.name}/reproducer.txt" in commands
+    assert f"isolate verify {VICTIM}" in commands
+
+    # self-contained: nothing to fetch, nothing to execute
+    text = out.read_text()
+    assert "<script" not in text and not re.search(r"\b(src|href)=", text)
+    assert set(re.findall(r"https?://[^\s\"'<>]+", text)) == {"http://www.w3.org/2000/svg"}
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_screenshot_and_print(tmp_path: Path, hunted: tuple[Path, Path]) -> None:
+    """The page (no script in it, and its Content-Security-Policy allows none) renders and prints."""
+    suite, _ = hunted
+    out = tmp_path / "report.html"
+    assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
+    shot = tmp_path / "shot.png"
+    assert "default-src 'none'" in out.read_text() and "<script" not in out.read_text()
+    chromium("--hide-scrollbars", "--window-size=1000,1400",
+             f"--screenshot={shot}", out.as_uri())
+    assert png_size(shot) == (1000, 1400)
+    assert shot.stat().st_size > 30_000  # a blank page compresses to a few kB
+    pdf = tmp_path / "report.pdf"
+    chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", out.as_uri())
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+    assert 1 <= pages <= 6
+
+
+ODD_SUITE = {
+    ".stestr.conf": "[DEFAULT]\ntest_path=./oddpkg/tests\ntop_dir=./\n",
+    "oddpkg/__init__.py": "",
+    "oddpkg/tests/__init__.py": "",
+    "oddpkg/tests/test_odd.py": '''
+"""Test ids that need escaping: the polluter's scenario name holds < & " ' >."""
+import copy
+import unittest
+
+STATE = {"mode": "plain"}
+
+
+class ModeTest(unittest.TestCase):
+    scenarios = [("plain", "plain"), ("<b>&\\"it's\\"</b>", "loud")]
+    scenario_name = None
+    value = None
+
+    def id(self):
+        base = super().id()
+        return base if self.scenario_name is None else "%s(%s)" % (base, self.scenario_name)
+
+    def test_set_mode(self):
+        STATE["mode"] = self.value
+
+
+class AaaFillerTest(unittest.TestCase):
+    def test_one(self):
+        pass
+
+    def test_two(self):
+        pass
+
+
+class ZzzVictimTest(unittest.TestCase):
+    def test_mode_is_plain(self):
+        self.assertEqual(STATE["mode"], "plain")
+
+
+def load_tests(loader, tests, pattern):
+    suite = unittest.TestSuite()
+    suite.addTests(loader.loadTestsFromTestCase(AaaFillerTest))
+    for name, value in ModeTest.scenarios:
+        for test in loader.loadTestsFromTestCase(ModeTest):
+            clone = copy.copy(test)
+            clone.scenario_name, clone.value = name, value
+            suite.addTest(clone)
+    suite.addTests(loader.loadTestsFromTestCase(ZzzVictimTest))
+    return suite
+''',
+}
+
+
+def test_test_ids_are_escaped(tmp_path: Path) -> None:
+    """A real hunt whose culprit's id holds < & " ' >: the page shows it as text, never as markup."""
+    suite = tmp_path / "odd"
+    for name, text in ODD_SUITE.items():
+        (suite / name).parent.mkdir(parents=True, exist_ok=True)
+        (suite / name).write_text(text)
+    stestr_run(suite, "--serial")
+    assert isolate(suite, "extract").returncode == 0
+    proc = isolate(suite, "bisect", "test_mode_is_plain", "--json")
+    assert proc.returncode == 0, proc.stderr
+    culprit = "oddpkg.tests.test_odd.ModeTest.test_set_mode(<b>&\"it's\"</b>)"
+    assert json.loads(proc.stdout)["culprits"] == [culprit]
+    page_text = isolate(suite, "report", "test_mode_is_plain", "--html", "-")
+    assert page_text.returncode == 0 and page_text.stdout.startswith("<!DOCTYPE html>")
+    assert "(&lt;b&gt;&amp;&quot;it&#x27;s&quot;&lt;/b&gt;)" in page_text.stdout and "<b>&" not in page_text.stdout
+    out = tmp_path / "odd.html"
+    out.write_text(page_text.stdout)
+    page = dom(out)
+    assert [c.text for c in page.all("code", class_="culprit")] == [culprit]
+    assert page.one("g", data_answer="0").attrs["data-name"] == culprit
+    assert culprit in [td.text for td in page.one("table", id="cause-table").all("td")]
+    assert culprit in page.one(id="reproducer-list").text
+    assert not [b for b in page.all("b") if b.text == '&"it\'s"']  # no element made from the id
+
+
+def test_a_running_hunt_and_errors(tmp_path: Path) -> None:
+    """Before a verdict the page shows the leading answers and the first list; bad calls are one line."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    fresh = isolate(suite, "report", VICTIM, "--html", "-")
+    assert fresh.returncode == 0 and "no verdict yet (not started)" in fresh.stdout
+    assert "nothing to rank" in fresh.stdout and f"isolate bisect {VICTIM}" in fresh.stdout
+    assert isolate(suite, "bisect", VICTIM, "--max-runs", "3").returncode == 5  # stopped early, undecided
+    hunt_dir = suite / ".isolate" / hunt_name(VICTIM)
+    (hunt_dir / "verdict.json").unlink()  # as while the hunt runs: no verdict yet
+    (hunt_dir / "lock").write_text("1 elsewhere -\n")
+    out = tmp_path / "running.html"
+    assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
+    assert (hunt_dir / "lock").read_text() == "1 elsewhere -\n"  # read-only: the lock is left alone
+    page = dom(out)
+    assert "no verdict yet (running)" in page.one(id="headline").text
+    assert "step-000.txt" in page.one(id="commands").text and "isolate bisect" in page.one(id="commands").text
+    assert len(page.one(id="timeline").all("rect", class_="run")) == 3
+    assert_user_error(isolate(suite, "report", "nosuch", "--html", str(out)), "no hunt for")
+    assert_user_error(isolate(suite, "report", VICTIM), "Missing option '--html'")
+    assert_user_error(isolate(suite, "report", VICTIM, "--html", str(tmp_path / "no" / "dir.html")), "cannot write")
+
+
+def test_long_hunts_are_sampled() -> None:
+    """At most MAX_POINTS posterior recomputations, every step's end and the last run among them."""
+    assert _sample(7, [2, 7]) == [1, 2, 3, 4, 5, 6, 7]
+    ends = [37 * k for k in range(1, 40)]
+    xs = _sample(5000, ends)
+    assert len(xs) <= MAX_POINTS and xs[-1] == 5000 and set(ends) <= set(xs) and xs == sorted(set(xs))
+    many = _sample(5000, list(range(3, 5000, 3)))
+    assert len(many) <= MAX_POINTS and many[-1] == 5000
