@@ -127,11 +127,14 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every repetition (pytest projects; repeatable).")
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+              help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 @user_errors
 def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | None, timeout: float | None,
            target: str | None, any_failure: bool, signature_from: Path | None, fork_server: bool,
-           discover_all: bool, repo: Path | None, pytest_args: tuple[str, ...], as_json: bool) -> None:
+           discover_all: bool, repo: Path | None, pytest_args: tuple[str, ...], scheduler: str | None,
+           as_json: bool) -> None:
     """Run LIST in exactly its order in fresh processes; exit 1 if the target failed the recorded way."""
     from isolate.running import replay as replaying
 
@@ -139,7 +142,7 @@ def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | 
         list_file, times=times, until_failure=until_failure, jobs=jobs, timeout=timeout, target=target,
         any_failure=any_failure, signature_from=signature_from, mode="fork" if fork_server else "fresh",
         discover_all=discover_all, project_dir=repo, progress=sys.stderr if sys.stderr.isatty() else None,
-        pytest_args=pytest_args,
+        pytest_args=pytest_args, scheduler=scheduler,
     )
     click.echo(replaying.format_json(result) if as_json else replaying.format_text(result))
     sys.exit(replaying.exit_status(result))
@@ -182,13 +185,16 @@ class Duration(click.ParamType):
 @click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
 @click.option("--worker", help="With --run: the worker tag.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+              help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
            fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
-           run_spec: str | None, worker: str | None, repo: Path | None, quiet: bool, as_json: bool) -> None:
+           run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
+           quiet: bool, as_json: bool) -> None:
     """Hunt down what makes TEST fail: resumable; every step is saved in .isolate/<hunt>/.
 
     Exit status: 0 polluter found, 3 fails on its own, 4 not reproduced, 5 undecided within
@@ -197,7 +203,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     from isolate.hunt import loop as hunting
     from isolate.hunt.settings import project_kind, settings_for
     from isolate.hunt.start import open_hunt
-    from isolate.hunt.verdict import verdict_data
+    from isolate.hunt.verdict import executor_runs, verdict_data
     from isolate.report.progress import Display
     from isolate.report.verdict import EXIT, as_text
 
@@ -209,7 +215,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     hunt = settings_for(hunt, options)
     display = Display(quiet=quiet or as_json)
     try:
-        result = hunting.hunt_loop(hunt, display, hunting.make_runner)
+        result = hunting.hunt_loop(hunt, display, lambda h: hunting.make_runner(h, scheduler, display.warn))
     except hunting.Interrupted as stop:
         display.end()
         click.echo(f"isolate: interrupted after {stop.runs} runs this session; the journal keeps them."
@@ -217,7 +223,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
         sys.exit(130)
     display.end()
     if as_json:
-        click.echo(json.dumps(verdict_data(result.problem, result.verdict, result.hunt.path, result.reproducer), indent=2))
+        click.echo(json.dumps(verdict_data(result.problem, result.verdict, result.hunt.path, result.reproducer,
+                                           executor_runs(result.hunt)), indent=2))
     else:
         kind = project_kind(hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind))
@@ -227,11 +234,13 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 @main.command()
 @click.argument("test")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+              help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.pass_context
-def resume(ctx: click.Context, test: str, quiet: bool, as_json: bool) -> None:
+def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
-    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json, pytest_args=())
+    ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, as_json=as_json, pytest_args=())
 
 
 @main.command()

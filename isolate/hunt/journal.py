@@ -23,6 +23,7 @@ class Entry:
     seconds: float
     signature: str | None = None
     at: str = ""
+    executor: str | None = None  # a Dask worker's address; None: this machine ("local")
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
@@ -81,6 +82,7 @@ def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], 
             entries.append(Entry(
                 step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
                 seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
+                executor=item.get("executor"),
             ))
         except (ValueError, KeyError, TypeError):
             warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")

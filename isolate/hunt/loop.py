@@ -52,15 +52,15 @@ def hunt_loop(
     display: Any,
     make_runner: Callable[[Hunt], Any],
 ) -> Result:
-    """Run the search to a verdict. `display` draws progress; `make_runner` builds the Runner."""
+    """Run the search to a verdict. `display` draws progress; `make_runner` builds the Runner.
+    Without --jobs, runs at once are what the runner can hold (a cluster's threads) or the CPUs."""
     merged = hunt.settings["search"]
-    jobs = int(merged["jobs"] or os.cpu_count() or 1)
-    settings = search_settings(merged, jobs)
     before = len(read_journal(hunt)[0])
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with Lock(hunt, display.warn), make_runner(hunt) as runner:
-            return _loop(hunt, display, runner, merged, jobs, settings)
+            jobs = int(merged["jobs"] or runner.capacity() or os.cpu_count() or 1)
+            return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         raise Interrupted(len(read_journal(hunt)[0]) - before) from None
     finally:
@@ -103,7 +103,8 @@ def _run_query(hunt: Hunt, ev: Evidence, query: Query, runner: Any, jobs: int,
 
     def record(outcome: Any) -> None:
         entry = Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
-                      outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+                      outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                      None if outcome.executor == "local" else outcome.executor)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:
@@ -127,8 +128,10 @@ def _append_line(path: Path, data: dict[str, Any]) -> None:
                         " command again to resume") from None
 
 
-def make_runner(hunt: Hunt) -> Runner:
-    """A Runner for the hunt's project, judging runs against the recorded failure."""
+def make_runner(hunt: Hunt, scheduler: str | None = None,
+                warn: Callable[[str], None] | None = None) -> Runner:
+    """A Runner for the hunt's project, judging runs against the recorded failure; with a Dask
+    `scheduler` address, its runs go to that cluster (the address is per session, not stored)."""
     from isolate.running.project import find_project, with_pytest_args
     from isolate.running.signature import signature_from_traceback
 
@@ -146,4 +149,6 @@ def make_runner(hunt: Hunt) -> Runner:
         expected_signature=signature_from_traceback(failure),
         any_failure=bool(merged["any_failure"]),
         count_crashes=crashed,
+        scheduler=scheduler,
+        warn=warn,
     )

@@ -6,18 +6,21 @@ The JSON is a contract: users' scripts read it, and `isolate bisect --json` prin
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from isolate.files import list_text, write_atomic
 from isolate.hunt.evidence import Evidence
+from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
 from isolate.search.model import Problem, Verdict
 
 
-def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None) -> dict[str, Any]:
-    """The verdict as JSON-ready data."""
-    return {
+def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None,
+                 executors: dict[str, int] | None = None) -> dict[str, Any]:
+    """The verdict as JSON-ready data; `executors`: journaled runs per executor (see below)."""
+    data = {
         "verdict": verdict.kind,
         "victim": problem.victim,
         "culprits": [problem.predecessors[i] for i in verdict.culprits],
@@ -33,6 +36,15 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "hunt": str(hunt),
         "reproducer": str(reproducer) if reproducer else None,
     }
+    if executors is not None:
+        data["executors"] = executors
+    return data
+
+
+def executor_runs(hunt: Hunt) -> dict[str, int]:
+    """Runs in the journal per executor: a Dask worker's address, or "local" (this machine)."""
+    counts = Counter(entry.executor or "local" for entry in read_journal(hunt)[0])
+    return dict(sorted(counts.items()))
 
 
 def save_verdict(hunt: Hunt, ev: Evidence, verdict: Verdict) -> Path | None:
@@ -43,7 +55,7 @@ def save_verdict(hunt: Hunt, ev: Evidence, verdict: Verdict) -> Path | None:
         ids = [problem.predecessors[i] for i in sorted(verdict.culprits)] + [problem.victim]
         reproducer = hunt.path / "reproducer.txt"
         write_atomic(reproducer, list_text(ids))
-    data = verdict_data(problem, verdict, hunt.path, reproducer)
+    data = verdict_data(problem, verdict, hunt.path, reproducer, executor_runs(hunt))
     data["ignored_outcomes"] = ev.ignored
     write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")
     return reproducer

@@ -45,6 +45,7 @@ class Outcome:
     details: str = ""
     ran: tuple[str, ...] = ()
     returncode: int | None = None
+    executor: str = "local"  # where it ran: "local", or a Dask worker's address
 
 
 @dataclass(frozen=True)
