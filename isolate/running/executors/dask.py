@@ -84,7 +84,7 @@ def connect(address: str) -> Client:
     try:
         return Client(address, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        reason = _first_line(exc)
         raise UserError(f"cannot reach the Dask scheduler at {address} ({reason}); {fix}") from None
 
 
@@ -105,7 +105,7 @@ class DaskExecutor(Executor):
         self._done: queue.Queue[Future] = queue.Queue()
         self._jobs: dict[str, tuple[Job, Future, tuple[str, ...]]] = {}
         self._refused: dict[str, str] = {}  # worker -> why
-        self._accepted: dict[frozenset[str], tuple[str, ...]] = {}  # module files -> workers
+        self._verified: dict[str, set[str]] = {}  # worker -> files found to match
         self._seen_workers: dict[str, int] = {}  # address -> threads, as last asked
         self._asked = 0.0
         self._tries = 0
@@ -145,39 +145,56 @@ class DaskExecutor(Executor):
                          "of a checkout matching this one, then run the same command again to resume")
 
     def _accept(self, ids: list[str]) -> tuple[str, ...]:
-        """The workers whose checkout matches this one for ``ids``' modules; checks new ones."""
+        """The workers whose checkout matches this one for ``ids``' modules; checks those not
+        checked yet for some of these files (usually once per worker and hunt)."""
         files = module_files(self.project, ids)
-        key = frozenset(files)
-        known = self._accepted.get(key, ())
         live = self.workers()
-        fresh = [w for w in live if w not in known and w not in self._refused]
-        if fresh:
-            mine = fingerprint(self.project, files)
-            checks = {w: self.client.submit(_check, self.project.kind, files, workers=[w],
+        unchecked = {w: [f for f in files if f not in self._verified.get(w, ())]
+                     for w in live if w not in self._refused}
+        unchecked = {w: missing for w, missing in unchecked.items() if missing}
+        if unchecked:
+            needed = sorted({f for missing in unchecked.values() for f in missing})
+            mine = fingerprint(self.project, needed)
+            checks = {w: self.client.submit(_check, self.project.kind, needed, workers=[w],
                                             allow_other_workers=False, pure=False, priority=100,
                                             key=f"isolate-check-{self._token}-{self._tries}-{i}")
-                      for i, w in enumerate(fresh)}
+                      for i, w in enumerate(unchecked)}
             self._tries += 1
-            accepted = list(known)
-            for worker, future in checks.items():
-                try:
-                    theirs = future.result(timeout=CHECK_TIMEOUT)
-                    why = mismatch(mine, theirs)
-                except Exception as exc:  # noqa: BLE001 - any failure of the check refuses the worker
-                    why = f"its checkout check failed ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
-                finally:
-                    future.release()
+            for worker, why in self._answers(checks, mine).items():
                 if why is None:
-                    accepted.append(worker)
-                else:
+                    self._verified.setdefault(worker, set()).update(needed)
+                elif why:
                     self._refused[worker] = why
                     self.warn(f"Dask worker {worker} refused: {why}; fix: give it the same checkout "
                               "as this one, or stop it")
-            known = self._accepted[key] = tuple(accepted)
-        alive = tuple(w for w in known if w in live)
+            live = self.workers(fresh=True)
+        alive = tuple(w for w in live if w not in self._refused
+                      and all(f in self._verified.get(w, ()) for f in files))
         if not alive:
             raise self._none_left()
         return alive
+
+    def _answers(self, checks: dict[str, Future], mine: dict[str, Any]) -> dict[str, str | None]:
+        """Each checked worker's mismatch (None: it matches; "": it left before answering)."""
+        answers: dict[str, str | None] = {}
+        deadline = time.monotonic() + CHECK_TIMEOUT
+        while checks:
+            for worker, future in list(checks.items()):
+                if future.done():
+                    try:
+                        answers[worker] = mismatch(mine, future.result())
+                    except Exception as exc:  # noqa: BLE001 - a failed check refuses the worker
+                        answers[worker] = f"its checkout check failed ({_first_line(exc)})"
+                elif worker not in self.workers():
+                    answers[worker] = ""  # gone: neither accepted nor refused
+                elif time.monotonic() > deadline:
+                    answers[worker] = f"it did not answer the checkout check within {CHECK_TIMEOUT:.0f} s"
+                else:
+                    continue
+                future.release()
+                del checks[worker]
+            time.sleep(0.02)
+        return answers
 
     # -- the Executor interface ------------------------------------------------------------
 
@@ -231,7 +248,7 @@ class DaskExecutor(Executor):
             if type(exc).__name__ == "KilledWorker":
                 self.warn(f"a run was lost with the Dask workers that ran it ({exc}); it is not counted")
                 return False
-            message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            message = _first_line(exc)
             job.path("error.txt").write_text(f"the run failed on a Dask worker: {message}\n", encoding="utf-8")
             job.ended = time.monotonic()
             return True
@@ -276,3 +293,8 @@ class DaskExecutor(Executor):
             self.client.close(timeout=10)
         except Exception:  # noqa: BLE001 - closing a client of a dead scheduler may time out
             pass
+
+
+def _first_line(exc: BaseException | None) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
