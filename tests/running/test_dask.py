@@ -38,9 +38,40 @@ SLOW_ID = "reportgen.tests.test_slow.SlowTest.test_slow"
 class Cluster:
     """A scheduler and named workers; `workers[name]` is (process, address, checkout)."""
 
-    address: str
-    scheduler: subprocess.Popen[bytes]
+    directory: Path
+    address: str = ""
+    scheduler: subprocess.Popen[bytes] | None = None
     workers: dict[str, tuple[subprocess.Popen[bytes], str, Path]] = field(default_factory=dict)
+
+    def start(self) -> None:
+        info = self.directory / "scheduler.json"
+        self.scheduler = subprocess.Popen(
+            [tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(info)], cwd=self.directory, env=env(), stdout=subprocess.DEVNULL,
+            stderr=(self.directory / "scheduler.log").open("wb"), start_new_session=True)
+        _wait_for(lambda: info.exists() and info.stat().st_size > 0, "the scheduler")
+        self.address = json.loads(info.read_text())["address"]
+
+    def add(self, checkouts: dict[str, Path]) -> None:
+        """Start a worker per checkout, from its directory, and wait until all are registered."""
+        for name, checkout in checkouts.items():
+            worker = subprocess.Popen(
+                [tool("dask"), "worker", self.address, "--nthreads", "1", "--no-nanny",
+                 "--no-dashboard", "--host", "127.0.0.1", "--name", name,
+                 "--local-directory", str(self.directory / f"scratch-{name}")],
+                cwd=checkout, env=env(), stdout=subprocess.DEVNULL,
+                stderr=(self.directory / f"worker-{name}.log").open("wb"), start_new_session=True)
+            self.workers[name] = (worker, "", checkout)
+        names = set(checkouts)
+        with distributed.Client(self.address, set_as_default=False, timeout=60) as client:
+            def registered() -> dict[str, str]:
+                workers = client.scheduler_info(n_workers=-1)["workers"]
+                return {info["name"]: address for address, info in workers.items() if info["name"] in names}
+
+            _wait_for(lambda: set(registered()) == names, "the workers")
+            for name, address in registered().items():
+                process, _, checkout = self.workers[name]
+                self.workers[name] = (process, address, checkout)
 
     def kill(self, name: str) -> None:
         process = self.workers[name][0]
@@ -48,7 +79,7 @@ class Cluster:
         process.wait()
 
     def processes(self) -> list[subprocess.Popen[bytes]]:
-        return [w[0] for w in self.workers.values()] + [self.scheduler]
+        return [w[0] for w in self.workers.values()] + ([self.scheduler] if self.scheduler else [])
 
 
 def _wait_for(condition: Callable[[], bool], what: str, limit: float = 60) -> None:
@@ -65,29 +96,10 @@ def cluster(tmp_path: Path) -> Iterator[Callable[[dict[str, Path]], Cluster]]:
     started: list[Cluster] = []
 
     def start(checkouts: dict[str, Path]) -> Cluster:
-        info = tmp_path / "scheduler.json"
-        scheduler = subprocess.Popen(
-            [tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-             "--scheduler-file", str(info)],
-            cwd=tmp_path, env=env(), stdout=subprocess.DEVNULL, stderr=(tmp_path / "scheduler.log").open("wb"),
-            start_new_session=True)
-        made = Cluster("", scheduler)
+        made = Cluster(tmp_path)
         started.append(made)
-        _wait_for(lambda: info.exists() and info.stat().st_size > 0, "the scheduler")
-        made.address = json.loads(info.read_text())["address"]
-        for name, checkout in checkouts.items():
-            worker = subprocess.Popen(
-                [tool("dask"), "worker", made.address, "--nthreads", "1", "--no-nanny",
-                 "--no-dashboard", "--host", "127.0.0.1", "--name", name,
-                 "--local-directory", str(tmp_path / f"scratch-{name}")],
-                cwd=checkout, env=env(), stdout=subprocess.DEVNULL,
-                stderr=(tmp_path / f"worker-{name}.log").open("wb"), start_new_session=True)
-            made.workers[name] = (worker, "", checkout)
-        with distributed.Client(made.address, set_as_default=False, timeout=60) as client:
-            client.wait_for_workers(len(checkouts), timeout=60)
-            for address, worker_info in client.scheduler_info(n_workers=-1)["workers"].items():
-                process, _, checkout = made.workers[worker_info["name"]]
-                made.workers[worker_info["name"]] = (process, address, checkout)
+        made.start()
+        made.add(checkouts)
         return made
 
     yield start
@@ -148,10 +160,9 @@ def test_a_hunt_and_a_replay_run_on_both_workers(tmp_path: Path, cluster: Callab
     assert json.loads(local.stdout)["executors"] == verdict["executors"]
 
 
-def test_a_worker_killed_mid_hunt_loses_only_its_runs_in_flight(
-        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
-    suite, checkouts = recorded_suite(tmp_path, "a", "b")
-    made = cluster(checkouts)
+def test_workers_killed_mid_replay_and_mid_hunt(tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    suite, checkouts = recorded_suite(tmp_path, "a", "b", "c")
+    made = cluster({name: checkouts[name] for name in ("a", "b")})
     survivor = made.workers["a"][1]
     # A replay of a 3-second test: kill b while both workers run one; b's run is not counted,
     # its test process dies with it, and the scheduler runs that repetition again on a.
@@ -160,8 +171,7 @@ def test_a_worker_killed_mid_hunt_loses_only_its_runs_in_flight(
     replay = subprocess.Popen([tool("isolate"), "replay", str(slow), "--times", "2", "--json",
                                "--scheduler", made.address], cwd=suite, env=env(),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    marks = {name: checkouts[name] for name in ("a", "b")}
-    _wait_for(lambda: all(list(path.glob("started-*")) for path in marks.values()), "both slow runs")
+    _wait_for(lambda: all(list(checkouts[name].glob("started-*")) for name in ("a", "b")), "both slow runs")
     [mark] = checkouts["b"].glob("started-*")
     made.kill("b")
     out, err = replay.communicate(timeout=60)
@@ -171,16 +181,12 @@ def test_a_worker_killed_mid_hunt_loses_only_its_runs_in_flight(
     assert len(list(checkouts["a"].glob("started-*"))) == 2
     orphan = int(mark.name.split("-")[1])
     _wait_for(lambda: not _alive(orphan), "the dead worker's test process to be killed", 10)
-
-
-def test_a_hunt_goes_on_when_a_worker_is_killed_mid_hunt(tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
-    suite, checkouts = recorded_suite(tmp_path, "a", "b")
-    made = cluster(checkouts)
-    survivor = made.workers["a"][1]
+    # A hunt on a and a new worker c, c killed after the first runs: the hunt ends right.
+    made.add({"c": checkouts["c"]})
     hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--json", "--scheduler", made.address],
                             cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _wait_for(lambda: len(journal(suite)) >= 2 or hunt.poll() is not None, "the first runs")
-    made.kill("b")
+    made.kill("c")
     killed_after = len(journal(suite))
     out, err = hunt.communicate(timeout=120)
     assert hunt.returncode == 0, err
@@ -188,7 +194,7 @@ def test_a_hunt_goes_on_when_a_worker_is_killed_mid_hunt(tmp_path: Path, cluster
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [CULPRIT]
     entries = journal(suite)
     assert len(entries) == verdict["runs"] == sum(verdict["executors"].values())
-    assert len(entries) > killed_after + 1  # it went on after the kill (all on a, bar one in flight)
+    assert len(entries) > killed_after + 1  # it went on after the kill, on a (bar one in flight)
     assert all(e["executor"] == survivor for e in entries[killed_after + 1:])
 
 

@@ -194,6 +194,8 @@ def mismatch(mine: dict[str, Any], theirs: dict[str, Any]) -> str | None:
     git HEAD is compared only when both checkouts have one."""
     if "error" in theirs:
         return str(theirs["error"])
+    if theirs["kind"] != mine["kind"]:
+        return f"its project in {theirs['root']} is a {theirs['kind']} project, this one {mine['kind']}"
     for name, digest in mine["files"].items():
         other = theirs["files"].get(name)
         if other != digest:
