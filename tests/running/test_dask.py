@@ -136,9 +136,19 @@ def test_a_hunt_and_a_replay_run_on_both_workers(tmp_path: Path, cluster: Callab
     suite, checkouts = recorded_suite(tmp_path, "a", "b")
     made = cluster(checkouts)
     addresses = {made.workers[name][1] for name in ("a", "b")}
-    proc = isolate(suite, "bisect", VICTIM, "--scheduler", made.address, "--json")
+    # Ctrl-C after the first runs, then resume: as locally
+    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address],
+                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(lambda: len(journal(suite)) >= 2 or hunt.poll() is not None, "the first runs")
+    hunt.send_signal(signal.SIGINT)
+    _, err = hunt.communicate(timeout=60)
+    assert hunt.returncode == 130 and b"Resume with: isolate bisect" in err and b"Traceback" not in err
+    assert not (suite / ".isolate" / hunt_name(VICTIM) / "lock").exists()
+    kept = len(journal(suite))
+    proc = isolate(suite, "resume", VICTIM, "--scheduler", made.address, "--json")
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
+    assert verdict["runs"] > kept
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [CULPRIT]
     assert set(verdict["executors"]) == addresses and all(verdict["executors"].values())
     entries = journal(suite)

@@ -17,7 +17,9 @@ What is guaranteed on faults:
 * a run counts once: only a task that returned is journaled, and a task's result is read once;
 * a worker that dies loses its runs in flight: nothing of them is counted. The scheduler starts
   such a task again on another accepted worker (a fresh repetition, counted once when it
-  returns); a task whose workers keep dying (``KilledWorker``) is dropped, not counted;
+  returns); a task whose workers keep dying (``KilledWorker``) is dropped, not counted; a task
+  whose workers all left goes to workers that joined since, once they pass the check
+  (REJOIN_GRACE seconds are given to one to join, e.g. restarted by its nanny);
 * with no accepted worker left (all died or were refused), or without the scheduler, the hunt
   stops with one line; the journal keeps every finished run, and the same command resumes;
 * a cancelled task (Ctrl-C, a reproduction that ends the step, a client that went away: the
@@ -34,6 +36,7 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +54,7 @@ from isolate.running.project import Project
 
 CHECK_TIMEOUT = 60.0  # seconds a worker gets to answer the checkout check
 POLL = 1.0  # seconds between health checks while waiting for runs
+REJOIN_GRACE = 30.0  # seconds tasks may wait for a worker to (re)join once all theirs are gone
 _GONE = ("cancelled", "released", "forgotten")  # the task is no longer wanted
 
 
@@ -88,6 +92,16 @@ def connect(address: str) -> Client:
         raise UserError(f"cannot reach the Dask scheduler at {address} ({reason}); {fix}") from None
 
 
+@dataclass(frozen=True)
+class _Task:
+    """A job in flight: its future, the workers it may run on, and what it runs."""
+
+    job: Job
+    future: Future
+    workers: tuple[str, ...]
+    request: Request
+
+
 class DaskExecutor(Executor):
     """Repetitions as tasks on the accepted workers of one Dask cluster."""
 
@@ -103,12 +117,13 @@ class DaskExecutor(Executor):
         self.client = connect(address)
         self._token = uuid.uuid4().hex[:12]
         self._done: queue.Queue[Future] = queue.Queue()
-        self._jobs: dict[str, tuple[Job, Future, tuple[str, ...]]] = {}
+        self._jobs: dict[str, _Task] = {}  # by task key
         self._refused: dict[str, str] = {}  # worker -> why
         self._verified: dict[str, set[str]] = {}  # worker -> files found to match
         self._seen_workers: dict[str, int] = {}  # address -> threads, as last asked
         self._asked = 0.0
         self._tries = 0
+        self._orphaned = 0.0  # since when tasks wait with none of their workers alive
 
     # -- the cluster ------------------------------------------------------------------------
 
@@ -140,7 +155,7 @@ class DaskExecutor(Executor):
             cause = (f"no Dask worker of {self.address} can run this hunt: {len(self._refused)} "
                      f"refused ({worker}: {why})")
         else:
-            cause = f"no Dask worker is left at {self.address}"
+            cause = f"no Dask worker is connected to {self.address}"
         return UserError(f"{cause}; fix: start 'dask worker {self.address}' from the project root "
                          "of a checkout matching this one, then run the same command again to resume")
 
@@ -205,10 +220,11 @@ class DaskExecutor(Executor):
         self._submit(job, request, workers)
 
     def _submit(self, job: Job, request: Request, workers: tuple[str, ...]) -> None:
-        key = f"isolate-run-{self._token}-{job.key}"
+        self._tries += 1
+        key = f"isolate-run-{self._token}-{job.key}-{self._tries}"
         future = self.client.submit(_task, request, key=key, workers=list(workers),
                                     allow_other_workers=False, pure=False)
-        self._jobs[key] = (job, future, workers)
+        self._jobs[key] = _Task(job, future, workers, request)
         future.add_done_callback(self._done.put)
 
     @property
@@ -230,7 +246,7 @@ class DaskExecutor(Executor):
             entry = self._jobs.pop(str(future.key), None)
             if entry is None:
                 continue  # killed earlier
-            job = entry[0]
+            job = entry.job
             if self._finish(job, future):
                 finished.append(job)
             else:
@@ -269,22 +285,30 @@ class DaskExecutor(Executor):
         """Stop with one line when the scheduler is gone or no worker can run what waits."""
         if self.client.status not in ("running", "connecting"):
             raise self._lost(f"the client is {self.client.status}")
-        if not self._jobs:
-            return
         live = self.workers()
-        for job, future, workers in self._jobs.values():
-            if not any(w in live for w in workers):
-                raise self._none_left()
+        for key, task in list(self._jobs.items()):
+            if not any(w in live for w in task.workers):  # all gone: try workers that came since
+                try:
+                    workers = self._accept(list(task.request.ids))
+                except UserError:
+                    self._orphaned = self._orphaned or time.monotonic()
+                    if time.monotonic() - self._orphaned < REJOIN_GRACE:
+                        return  # a nanny may be restarting one
+                    raise
+                self._orphaned = 0.0
+                del self._jobs[key]
+                task.future.cancel()
+                self._submit(task.job, task.request, workers)
 
     def kill_all(self) -> None:
-        futures = [future for _, future, _ in self._jobs.values()]
+        futures = [task.future for task in self._jobs.values()]
         if futures:
             try:
                 self.client.cancel(futures, force=True)
             except Exception:  # noqa: BLE001 - a lost scheduler cancels them anyway
                 pass
-        for job, _, _ in self._jobs.values():
-            shutil.rmtree(job.dir, ignore_errors=True)
+        for task in self._jobs.values():
+            shutil.rmtree(task.job.dir, ignore_errors=True)
         self._jobs.clear()
 
     def close(self) -> None:
