@@ -78,7 +78,7 @@ def test_a_cancelled_or_timed_out_repetition_has_its_process_killed(
     assert timed["timed_out"] and not timed["cancelled"]
     assert judged(timed, [SLOW], tmp_path).kind == "timeout"  # type: ignore[attr-defined]
     marks = list(suite.glob("started-*"))
-    assert len(marks) == 2
+    assert len(marks) in (1, 2)  # the timed-out one may not have reached its test within 1 s
     for mark in marks:
         assert not _alive(int(mark.name.split("-")[1]))
 

@@ -166,7 +166,7 @@ class DaskExecutor(Executor):
         live = self.workers()
         unchecked = {w: [f for f in files if f not in self._verified.get(w, ())]
                      for w in live if w not in self._refused}
-        unchecked = {w: missing for w, missing in unchecked.items() if missing}
+        unchecked = {w: missing for w, missing in unchecked.items() if missing or w not in self._verified}
         if unchecked:
             needed = sorted({f for missing in unchecked.values() for f in missing})
             mine = fingerprint(self.project, needed)
