@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections import Counter
 import os
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,8 +113,8 @@ def replay(
     """Run the list ``times`` times (None: until a reproduction), ``jobs`` at once.
 
     ``jobs`` defaults to the number of usable CPUs, or with a Dask ``scheduler`` its cluster's
-    worker threads (capped at ``times``). Raises UserError for
-    bad input and for a list that cannot run; Ctrl-C ends with a result marked ``interrupted``.
+    worker threads (capped at ``times``). Raises UserError for bad input and for a list that
+    cannot run; Ctrl-C ends with a result marked ``interrupted``.
     """
     if times is None and not until_failure:
         times = 1
