@@ -104,8 +104,8 @@ def test_the_fingerprint_covers_the_listed_modules_and_the_configuration(suite: 
         "reportgen/tests/output/test_formats.py"]
     pytest_suite = copy_suite("pytest_fixture_state", suite.parent)
     pytest_project = find_project(pytest_suite)
-    first = next(pytest_suite.rglob("test_*.py")).relative_to(pytest_suite)
-    assert str(first) in module_files(pytest_project, [f"{first}::test_x"])
+    assert module_files(pytest_project, ["tests/test_invoices.py::test_x", "tests/test_catalog.py::test_y"]) == [
+        "pytest.ini", "tests/conftest.py", "tests/test_catalog.py", "tests/test_invoices.py"]
 
 
 def test_a_differing_checkout_is_named(suite: Path, tmp_path: Path) -> None:

@@ -145,15 +145,21 @@ def _watch(process: subprocess.Popen[bytes], timeout: float | None, started: flo
 
 
 def module_files(project: Project, ids: list[str] | tuple[str, ...]) -> list[str]:
-    """The files (relative to the project root) holding the listed tests' modules, and the
-    project's test configuration: what must be the same on a worker for its runs to count."""
+    """The files (relative to the project root) holding the listed tests' modules (for pytest,
+    with the conftest.py files above them), and the project's test configuration: what must be
+    the same on a worker for its runs to count."""
     root = project.root
     found: dict[str, None] = {}
     if project.config_file is not None and project.config_file.is_relative_to(root):
         found[str(project.config_file.relative_to(root))] = None
     for test_id in ids:
-        if project.kind == "pytest":
-            candidates = [test_id.split("::", 1)[0]]
+        if project.kind == "pytest":  # the module and the conftest.py files above it
+            module = os.path.normpath(test_id.split("::", 1)[0])
+            parents = Path(module).parents
+            candidates = [module]
+            for directory in parents:
+                if (root / directory / "conftest.py").is_file():
+                    found[os.path.normpath(directory / "conftest.py")] = None
         else:
             parts = test_id.split("(", 1)[0].split(".")
             candidates = [os.path.join(top, *parts[:n]) + ".py"
