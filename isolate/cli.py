@@ -129,11 +129,14 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every repetition (pytest projects; repeatable).")
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+              help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 @user_errors
 def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | None, timeout: float | None,
            target: str | None, any_failure: bool, signature_from: Path | None, fork_server: bool,
-           discover_all: bool, repo: Path | None, pytest_args: tuple[str, ...], as_json: bool) -> None:
+           discover_all: bool, repo: Path | None, pytest_args: tuple[str, ...], scheduler: str | None,
+           as_json: bool) -> None:
     """Run LIST in exactly its order in fresh processes; exit 1 if the target failed the recorded way."""
     from isolate.running import replay as replaying
 
@@ -141,7 +144,7 @@ def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | 
         list_file, times=times, until_failure=until_failure, jobs=jobs, timeout=timeout, target=target,
         any_failure=any_failure, signature_from=signature_from, mode="fork" if fork_server else "fresh",
         discover_all=discover_all, project_dir=repo, progress=sys.stderr if sys.stderr.isatty() else None,
-        pytest_args=pytest_args,
+        pytest_args=pytest_args, scheduler=scheduler,
     )
     click.echo(replaying.format_json(result) if as_json else replaying.format_text(result))
     sys.exit(replaying.exit_status(result))
@@ -188,6 +191,8 @@ class Duration(click.ParamType):
 @click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
 @click.option("--worker", help="With --run: the worker tag.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+              help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @user_errors
@@ -195,7 +200,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
            fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
            history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
-           run_spec: str | None, worker: str | None, repo: Path | None, quiet: bool, as_json: bool) -> None:
+           run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
+           quiet: bool, as_json: bool) -> None:
     """Hunt down what makes TEST fail: resumable; every step is saved in .isolate/<hunt>/.
 
     Exit status: 0 polluter found, 3 fails on its own, 4 not reproduced, 5 undecided within
@@ -217,7 +223,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
                "history_since": history_since}
     display = Display(quiet=quiet or as_json)
     try:
-        result = hunting.hunt_loop(hunt, options, display, hunting.make_runner)
+        result = hunting.hunt_loop(hunt, options, display,
+                                   lambda h: hunting.make_runner(h, scheduler, display.warn))
     except hunting.Interrupted as stop:
         display.end()
         resume = f"isolate bisect {shlex.quote(hunt.victim)}"
@@ -240,11 +247,14 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 @main.command()
 @click.argument("test")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+              help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.pass_context
-def resume(ctx: click.Context, test: str, quiet: bool, as_json: bool) -> None:
+def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
-    ctx.invoke(bisect, test=test, quiet=quiet, as_json=as_json, pytest_args=(), history_paths=())
+    ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, as_json=as_json, pytest_args=(),
+               history_paths=())
 
 
 @main.command()

@@ -27,6 +27,7 @@ class Entry:
     signature: str | None = None
     at: str = ""  # when it finished, UTC ISO 8601
     hung: str | None = None  # a timeout: the test that was running when the run was killed
+    executor: str | None = None  # a Dask worker's address; None: this machine ("local")
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
@@ -74,6 +75,7 @@ def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], 
             step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
             seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
             hung=item["hung"] if isinstance(item.get("hung"), str) else None,
+            executor=item["executor"] if isinstance(item.get("executor"), str) else None,
         ))
 
     warnings, position = lines_since(hunt.path / "journal.jsonl", start, parse)

@@ -57,16 +57,17 @@ def hunt_loop(
     make_runner: Callable[[Hunt], Any],
 ) -> Result:
     """Run the search to a verdict. `options` are the settings given now (stored in the hunt once
-    its lock is held); `display` draws progress; `make_runner` builds the Runner."""
+    its lock is held); `display` draws progress; `make_runner` builds the Runner. Without --jobs,
+    runs at once are what the runner can hold (a cluster's threads) or the CPUs."""
     before = len(read_journal(hunt)[0])
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         with Lock(hunt.path, display.warn):
             hunt = settings_for(hunt, options)
             merged = hunt.settings["search"]
-            jobs = int(merged["jobs"] or os.cpu_count() or 1)
             _gather_history(hunt, merged, display)
             with make_runner(hunt) as runner:
+                jobs = int(merged["jobs"] or runner.capacity() or os.cpu_count() or 1)
                 return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         raise Interrupted(len(read_journal(hunt)[0]) - before) from None
@@ -137,7 +138,7 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     def record(outcome: Any) -> None:
         entry = Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                       outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                      outcome.hung)
+                      outcome.hung, None if outcome.executor == "local" else outcome.executor)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:
@@ -161,8 +162,10 @@ def _append_line(path: Path, data: dict[str, Any]) -> None:
                         " command again to resume") from None
 
 
-def make_runner(hunt: Hunt) -> Runner:
-    """A Runner for the hunt's project, judging runs against the recorded failure."""
+def make_runner(hunt: Hunt, scheduler: str | None = None,
+                warn: Callable[[str], None] | None = None) -> Runner:
+    """A Runner for the hunt's project, judging runs against the recorded failure; with a Dask
+    `scheduler` address, its runs go to that cluster (the address is per session, not stored)."""
     from isolate.running.project import find_project, with_pytest_args
     from isolate.running.signature import signature_from_traceback
 
@@ -180,4 +183,6 @@ def make_runner(hunt: Hunt) -> Runner:
         expected_signature=signature_from_traceback(failure),
         any_failure=bool(merged["any_failure"]),
         count_crashes=crashed,
+        scheduler=scheduler,
+        warn=warn,
     )

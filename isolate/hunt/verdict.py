@@ -6,21 +6,24 @@ The JSON is a contract: users' scripts read it, and `isolate bisect --json` prin
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from isolate.files import list_text, write_atomic
 from isolate.hunt.evidence import Evidence
+from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
 from isolate.search.model import Problem, Verdict
 
 
 def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None,
-                 seconds: float | None = None, test_seconds: float | None = None) -> dict[str, Any]:
+                 seconds: float | None = None, test_seconds: float | None = None,
+                 executors: dict[str, int] | None = None) -> dict[str, Any]:
     """The verdict as JSON-ready data. `seconds` is the hunt's wall time (across sessions),
     `test_seconds` the runs' durations added up (parallel runs each count); both default to the
-    search's own count of its evidence runs."""
-    return {
+    search's own count of its evidence runs. `executors`: journaled runs per executor."""
+    data: dict[str, Any] = {
         "verdict": verdict.kind,
         "victim": problem.victim,
         "culprits": [problem.predecessors[i] for i in verdict.culprits],
@@ -37,6 +40,15 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "hunt": str(hunt),
         "reproducer": str(reproducer) if reproducer else None,
     }
+    if executors is not None:
+        data["executors"] = executors
+    return data
+
+
+def executor_runs(hunt: Hunt) -> dict[str, int]:
+    """Runs in the journal per executor: a Dask worker's address, or "local" (this machine)."""
+    counts = Counter(entry.executor or "local" for entry in read_journal(hunt)[0])
+    return dict(sorted(counts.items()))
 
 
 def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict) -> tuple[Path | None, dict[str, Any]]:
@@ -47,7 +59,8 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict) -
         ids = [problem.predecessors[i] for i in sorted(verdict.culprits)] + [problem.victim]
         reproducer = hunt.path / "reproducer.txt"
         write_atomic(reproducer, list_text(ids))
-    data = verdict_data(problem, verdict, hunt.path, reproducer, ev.wall_seconds, ev.test_seconds)
+    data = verdict_data(problem, verdict, hunt.path, reproducer, ev.wall_seconds, ev.test_seconds,
+                        executor_runs(hunt))
     data["runs"] = verdict.runs - ev.history[0]  # new runs only
     data["history_runs"] = ev.history[0]
     data["ignored_outcomes"] = ev.ignored

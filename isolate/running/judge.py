@@ -47,6 +47,7 @@ class Outcome:
     ran: tuple[str, ...] = ()
     returncode: int | None = None
     hung: str | None = None
+    executor: str = "local"  # where it ran: "local", or a Dask worker's address
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import os
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,11 +108,13 @@ def replay(
     project_dir: Path | None = None,
     progress: TextIO | None = None,
     pytest_args: tuple[str, ...] = (),
+    scheduler: str | None = None,
 ) -> ReplayResult:
     """Run the list ``times`` times (None: until a reproduction), ``jobs`` at once.
 
-    ``jobs`` defaults to the number of usable CPUs (capped at ``times``). Raises UserError for
-    bad input and for a list that cannot run; Ctrl-C ends with a result marked ``interrupted``.
+    ``jobs`` defaults to the number of usable CPUs, or with a Dask ``scheduler`` its cluster's
+    worker threads (capped at ``times``). Raises UserError for bad input and for a list that
+    cannot run; Ctrl-C ends with a result marked ``interrupted``.
     """
     if times is None and not until_failure:
         times = 1
@@ -133,9 +136,6 @@ def replay(
     recorded = recorded_failure(list_path, signature_from)
     project = find_project(project_dir or Path.cwd())
     project = with_pytest_args(project, pytest_args)
-    jobs = jobs or len(os.sched_getaffinity(0))
-    if times is not None:
-        jobs = min(jobs, times)
     finished: list[Outcome] = []
 
     def note(outcome: Outcome) -> None:
@@ -150,7 +150,11 @@ def replay(
     with _sigterm_interrupts(), Runner(
         project, mode=mode, timeout=timeout, expected_signature=recorded.signature,
         any_failure=any_failure, count_crashes=recorded.crash, discover_all=discover_all,
+        scheduler=scheduler,
     ) as runner:
+        jobs = jobs or runner.capacity() or len(os.sched_getaffinity(0))
+        if times is not None:
+            jobs = min(jobs, times)
         try:
             runner.run(ids, target, times=times, jobs=jobs, until_failure=until_failure,
                        on_outcome=note)
@@ -224,6 +228,7 @@ def to_json(result: ReplayResult) -> dict[str, object]:
         "seconds": round(result.seconds, 3),
         "seconds_per_run": round(sum(o.seconds for o in result.outcomes) / runs, 4) if runs else None,
         "interrupted": result.interrupted,
+        "executors": dict(sorted(Counter(o.executor for o in result.outcomes).items())),
     }
 
 

@@ -12,7 +12,9 @@ watchdog (:mod:`isolate.running.executors.reaper`; the fork server itself in for
 The Runner schedules repetitions and judges each (judge.py); where and how one repetition runs is
 an executor's business (executors/): ``fresh`` starts the project's interpreter (or testr
 command) per repetition; ``fork`` keeps one :mod:`isolate.running.forkserver` per Runner and forks
-per repetition (faster; the interpreter's start-up state, e.g. the str hash seed, is shared).
+per repetition (faster; the interpreter's start-up state, e.g. the str hash seed, is shared);
+with a ``scheduler`` address, every repetition is a task on a Dask worker (executors/dask.py,
+imported only then: Dask is an optional extra).
 
 Ctrl-C: :meth:`Runner.run` kills every running group and raises :class:`Interrupted`, which
 carries the outcomes that finished.
@@ -21,9 +23,11 @@ carries the outcomes that finished.
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from isolate.errors import UserError
@@ -56,6 +60,8 @@ class Runner:
     ``discover_all`` imports the whole test tree first, as stestr does, for failures that need
     some other module's import-time side effects. ``preload`` (fork mode only) names ids whose
     modules the server imports once, sharing their import-time state (see isolate.running.forkserver).
+    ``scheduler`` (a Dask scheduler's address) runs every repetition on that cluster's workers;
+    ``warn`` receives their one-line warnings (a refused worker), by default on stderr.
     """
 
     def __init__(
@@ -69,6 +75,8 @@ class Runner:
         count_crashes: bool = False,
         discover_all: bool = False,
         preload: Sequence[str] = (),
+        scheduler: str | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
@@ -76,12 +84,17 @@ class Runner:
             raise ValueError("timeout must be positive")
         if mode == "fork" and project.kind == "pytest":
             raise UserError("the fork server cannot run pytest projects; fix: drop --fork-server")
+        if mode == "fork" and scheduler:
+            raise UserError("the fork server cannot run on Dask workers; fix: drop --fork-server "
+                            "or --scheduler")
         self.project = project
         self.mode = mode
         self.timeout = timeout
         self.expect = Expectation(expected_signature, any_failure, count_crashes)
         self.discover_all = discover_all
         self.preload = tuple(preload)
+        self.scheduler = scheduler
+        self.warn = warn or _warn
         self._tmp: Path | None = None
         self._reaper: Reaper | None = None  # cleans up if this process dies without close()
         self._executor: Executor | None = None
@@ -180,10 +193,22 @@ class Runner:
             self._reaper = Reaper(self._tmp)
         return self._tmp
 
+    def capacity(self) -> int | None:
+        """Runs the executor can hold at once, where it knows (a cluster's worker threads)."""
+        return self._executor_for_mode().capacity()
+
     def _executor_for_mode(self) -> Executor:
         if self._executor is None:
             launcher = Launcher(self.project, self._workdir(), self.discover_all)
-            if self.mode == "fork":
+            if self.scheduler:
+                try:
+                    from isolate.running.executors.dask import DaskExecutor
+                except ImportError as exc:
+                    raise UserError(f"--scheduler needs Dask, and {exc.name or 'distributed'} cannot be "
+                                    "imported; fix: pip install 'isolate[dask]'") from None
+                self._executor = DaskExecutor(self.scheduler, self.project, self.timeout,
+                                              self.discover_all, self.warn)
+            elif self.mode == "fork":
                 self._executor = ForkExecutor(launcher, self.timeout, self.preload)
             else:
                 assert self._reaper is not None
@@ -197,12 +222,17 @@ class Runner:
         return Job(key, jobdir, time.monotonic())
 
     def _judge(self, job: Job, ids: list[str], target: str) -> Outcome:
-        return judge(
+        outcome = judge(
             ids=ids, target=target, stream=job.path("stream.subunit"),
             error_file=job.path("error.txt"), output=job.path("output.txt"),
             returncode=job.returncode, timed_out=job.timed_out,
             seconds=job.ended - job.started, expect=self.expect,
         )
+        return replace(outcome, executor=job.executor)
+
+
+def _warn(message: str) -> None:
+    print(f"isolate: warning: {message}", file=sys.stderr, flush=True)
 
 
 def _remove(directories: list[Path]) -> None:

@@ -55,3 +55,13 @@ def test_step_files_already_known_are_not_read_again(tmp_path: Path) -> None:
     hunt.step_path(1).write_text("b\nv\n")
     assert read_steps(hunt, steps) == {0: ("a", "v"), 1: ("b", "v")}
     assert read_steps(hunt)[0] == ("changed",)
+
+
+def test_where_a_run_ran_is_kept_and_old_entries_ran_here(tmp_path: Path) -> None:
+    hunt = Hunt(tmp_path, {})
+    (tmp_path / "journal.jsonl").write_text('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 1}\n')
+    append_journal(hunt, [Entry(1, "pass", False, 0.5, executor="tcp://10.0.0.7:40123"), entry(2)])
+    lines = (tmp_path / "journal.jsonl").read_text().splitlines()
+    assert '"executor"' in lines[1] and '"executor"' not in lines[2]  # local runs add nothing
+    entries, _ = read_journal(hunt)
+    assert [e.executor for e in entries] == [None, "tcp://10.0.0.7:40123", None]

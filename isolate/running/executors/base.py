@@ -26,6 +26,7 @@ class Job:
     timed_out: bool = False
     returncode: int | None = None
     ended: float = 0.0
+    executor: str = "local"  # where it ran: "local", or a Dask worker's address
 
     def path(self, name: str) -> Path:
         return self.dir / name
@@ -52,6 +53,10 @@ class Executor(ABC):
     @abstractmethod
     def running(self) -> int:
         """How many jobs are launched and not yet returned by :meth:`wait`."""
+
+    def capacity(self) -> int | None:
+        """Runs it can hold at once, when it knows better than this machine's CPUs (a cluster)."""
+        return None
 
     def close(self) -> None:
         """Release what the executor holds (servers, watchdogs)."""

@@ -18,6 +18,21 @@ from isolate.running.executors.processes import Launcher, ProcessExecutor, _Proc
 from isolate.running.executors.reaper import Reaper
 
 
+def child_command(launcher: Launcher, list_file: Path, jobdir: Path,
+                  ids: list[str]) -> tuple[list[str] | str, bool]:
+    """The command running ``ids`` (also in ``list_file``) once, leaving stream.subunit and
+    error.txt in ``jobdir``; shared with the Dask worker's side (remote.py)."""
+    files = {"list": list_file, "stream": jobdir / "stream.subunit", "error-file": jobdir / "error.txt"}
+    kind = launcher.project.kind
+    if kind == "pytest":  # one word each, or pytest takes the paths for rootdir hints
+        own = [f"--isolate-{name}={path}" for name, path in files.items()]
+    else:
+        own = [word for name, path in files.items() for word in (f"--{name}", str(path))]
+    if launcher.discover_all and kind != "pytest":
+        own.append("--discover-all")
+    return launcher.command("isolate.running.child", own, list_file, ids)
+
+
 class LocalExecutor(ProcessExecutor):
     """One fresh process per repetition, watched through a pidfd."""
 
@@ -26,15 +41,7 @@ class LocalExecutor(ProcessExecutor):
         self._reaper = reaper  # kills the groups if isolate dies without close()
 
     def launch(self, job: Job, list_file: Path, ids: list[str]) -> None:
-        files = {"list": list_file, "stream": job.path("stream.subunit"), "error-file": job.path("error.txt")}
-        kind = self.launcher.project.kind
-        if kind == "pytest":  # one word each, or pytest takes the paths for rootdir hints
-            own = [f"--isolate-{name}={path}" for name, path in files.items()]
-        else:
-            own = [word for name, path in files.items() for word in (f"--{name}", str(path))]
-        if self.launcher.discover_all and kind != "pytest":
-            own.append("--discover-all")
-        command, shell = self.launcher.command("isolate.running.child", own, list_file, ids)
+        command, shell = child_command(self.launcher, list_file, job.dir, ids)
         try:
             process = self.launcher.popen(command, shell, job.path("tmp"), job.path("output.txt"))
         except UserError:

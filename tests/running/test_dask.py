@@ -1,0 +1,246 @@
+"""Hunts and replays on a real Dask cluster: a `dask scheduler` and `dask worker` processes on
+loopback, each worker started from its own copy of a sample suite, as on separate machines."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from isolate.hunt.store import hunt_name
+
+distributed = pytest.importorskip("distributed")
+
+VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+SLOW_TEST = """\
+import os, time, unittest
+
+
+class SlowTest(unittest.TestCase):
+    def test_slow(self):
+        open(f"started-{os.getpid()}", "w").close()  # in the checkout the worker runs from
+        time.sleep(3)
+"""
+SLOW_ID = "reportgen.tests.test_slow.SlowTest.test_slow"
+
+
+@dataclass
+class Cluster:
+    """A scheduler and named workers; `workers[name]` is (process, address, checkout)."""
+
+    directory: Path
+    address: str = ""
+    scheduler: subprocess.Popen[bytes] | None = None
+    workers: dict[str, tuple[subprocess.Popen[bytes], str, Path]] = field(default_factory=dict)
+
+    def start(self) -> None:
+        info = self.directory / "scheduler.json"
+        self.scheduler = subprocess.Popen(
+            [tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(info)], cwd=self.directory, env=env(), stdout=subprocess.DEVNULL,
+            stderr=(self.directory / "scheduler.log").open("wb"), start_new_session=True)
+        _wait_for(lambda: info.exists() and info.stat().st_size > 0, "the scheduler")
+        self.address = json.loads(info.read_text())["address"]
+
+    def add(self, checkouts: dict[str, Path]) -> None:
+        """Start a worker per checkout, from its directory, and wait until all are registered."""
+        for name, checkout in checkouts.items():
+            worker = subprocess.Popen(
+                [tool("dask"), "worker", self.address, "--nthreads", "1", "--no-nanny",
+                 "--no-dashboard", "--host", "127.0.0.1", "--name", name,
+                 "--local-directory", str(self.directory / f"scratch-{name}")],
+                cwd=checkout, env=env(), stdout=subprocess.DEVNULL,
+                stderr=(self.directory / f"worker-{name}.log").open("wb"), start_new_session=True)
+            self.workers[name] = (worker, "", checkout)
+        names = set(checkouts)
+        with distributed.Client(self.address, set_as_default=False, timeout=60) as client:
+            def registered() -> dict[str, str]:
+                workers = client.scheduler_info(n_workers=-1)["workers"]
+                return {info["name"]: address for address, info in workers.items() if info["name"] in names}
+
+            _wait_for(lambda: set(registered()) == names, "the workers")
+            for name, address in registered().items():
+                process, _, checkout = self.workers[name]
+                self.workers[name] = (process, address, checkout)
+
+    def kill(self, name: str) -> None:
+        process = self.workers[name][0]
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def processes(self) -> list[subprocess.Popen[bytes]]:
+        return [w[0] for w in self.workers.values()] + ([self.scheduler] if self.scheduler else [])
+
+
+def _wait_for(condition: Callable[[], bool], what: str, limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Callable[[dict[str, Path]], Cluster]]:
+    """Start a cluster whose workers run from the given checkouts; everything is killed after."""
+    started: list[Cluster] = []
+
+    def start(checkouts: dict[str, Path]) -> Cluster:
+        made = Cluster(tmp_path)
+        started.append(made)
+        made.start()
+        made.add(checkouts)
+        return made
+
+    yield start
+    for made in started:
+        for process in made.processes():
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait()
+
+
+def recorded_suite(tmp_path: Path, *workers: str) -> tuple[Path, dict[str, Path]]:
+    """The client's checkout with a stored failing run and an extracted hunt, and one copy of
+    it (with its stestr repository) per worker."""
+    suite = copy_suite("deterministic_polluter", tmp_path / "client")
+    stestr_run(suite)
+    (suite / "reportgen" / "tests" / "test_slow.py").write_text(SLOW_TEST)  # not in stored runs
+    checkouts = {}
+    for name in workers:
+        checkouts[name] = tmp_path / name
+        shutil.copytree(suite, checkouts[name])
+    proc = isolate(suite, "extract", "--test", VICTIM, "--force")
+    assert proc.returncode == 0, proc.stderr
+    return suite, checkouts
+
+
+def journal(suite: Path) -> list[dict[str, object]]:
+    path = suite / ".isolate" / hunt_name(VICTIM) / "journal.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_a_hunt_and_a_replay_run_on_both_workers(tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    suite, checkouts = recorded_suite(tmp_path, "a", "b")
+    made = cluster(checkouts)
+    addresses = {made.workers[name][1] for name in ("a", "b")}
+    # Ctrl-C after the first runs, then resume: as locally
+    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address],
+                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(lambda: len(journal(suite)) >= 2 or hunt.poll() is not None, "the first runs")
+    hunt.send_signal(signal.SIGINT)
+    _, err = hunt.communicate(timeout=60)
+    assert hunt.returncode == 130 and b"Resume with: isolate bisect" in err and b"Traceback" not in err
+    assert not (suite / ".isolate" / hunt_name(VICTIM) / "lock").exists()
+    kept = len(journal(suite))
+    proc = isolate(suite, "resume", VICTIM, "--scheduler", made.address, "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["runs"] > kept
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == [CULPRIT]
+    assert set(verdict["executors"]) == addresses and all(verdict["executors"].values())
+    entries = journal(suite)
+    assert sum(verdict["executors"].values()) == len(entries) == verdict["runs"]
+    assert {e["executor"] for e in entries} == addresses
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    assert json.loads((hunt / "verdict.json").read_text())["executors"] == verdict["executors"]
+    assert made.address not in (hunt / "hunt.json").read_text()  # per session, not stored
+    # the address from the environment; --jobs defaults to the cluster's threads (2)
+    replay = isolate(suite, "replay", verdict["reproducer"], "--times", "4", "--json",
+                     ISOLATE_SCHEDULER=made.address)
+    assert replay.returncode == 1, replay.stderr
+    result = json.loads(replay.stdout)
+    assert result["jobs"] == 2 and result["reproduced"] == 4
+    assert set(result["executors"]) <= addresses and sum(result["executors"].values()) == 4
+    # resuming the finished hunt locally: the old runs keep their workers, nothing is re-run
+    local = isolate(suite, "resume", VICTIM, "--json")
+    assert local.returncode == 0, local.stderr
+    assert json.loads(local.stdout)["executors"] == verdict["executors"]
+
+
+def test_workers_killed_mid_replay_and_mid_hunt(tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    suite, checkouts = recorded_suite(tmp_path, "a", "b", "c")
+    made = cluster({name: checkouts[name] for name in ("a", "b")})
+    survivor = made.workers["a"][1]
+    # A replay of a 3-second test: kill b while both workers run one; b's run is not counted,
+    # its test process dies with it, and the scheduler runs that repetition again on a.
+    slow = tmp_path / "slow.txt"
+    slow.write_text(SLOW_ID + "\n")
+    replay = subprocess.Popen([tool("isolate"), "replay", str(slow), "--times", "2", "--json",
+                               "--scheduler", made.address], cwd=suite, env=env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(lambda: all(list(checkouts[name].glob("started-*")) for name in ("a", "b")), "both slow runs")
+    [mark] = checkouts["b"].glob("started-*")
+    made.kill("b")
+    out, err = replay.communicate(timeout=60)
+    assert replay.returncode == 0, err
+    result = json.loads(out)
+    assert result["runs"] == 2 and result["executors"] == {survivor: 2}
+    assert len(list(checkouts["a"].glob("started-*"))) == 2
+    orphan = int(mark.name.split("-")[1])
+    _wait_for(lambda: not _alive(orphan), "the dead worker's test process to be killed", 10)
+    # A hunt on a and a new worker c, c killed after the first runs: the hunt ends right.
+    made.add({"c": checkouts["c"]})
+    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--json", "--scheduler", made.address],
+                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _wait_for(lambda: len(journal(suite)) >= 2 or hunt.poll() is not None, "the first runs")
+    made.kill("c")
+    killed_after = len(journal(suite))
+    out, err = hunt.communicate(timeout=120)
+    assert hunt.returncode == 0, err
+    verdict = json.loads(out)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == [CULPRIT]
+    entries = journal(suite)
+    assert len(entries) == verdict["runs"] == sum(verdict["executors"].values())
+    assert len(entries) > killed_after + 1  # it went on after the kill, on a (bar one in flight)
+    assert all(e["executor"] == survivor for e in entries[killed_after + 1:])
+
+
+def test_a_worker_with_another_checkout_is_refused_with_one_line(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    suite, checkouts = recorded_suite(tmp_path, "good", "edited")
+    module = checkouts["edited"] / "reportgen" / "tests" / "core" / "test_report.py"
+    module.write_text(module.read_text() + "# edited on this machine only\n")
+    made = cluster(checkouts)
+    good, edited = made.workers["good"][1], made.workers["edited"][1]
+    proc = isolate(suite, "bisect", VICTIM, "--scheduler", made.address, "--json")
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"isolate: warning: Dask worker {edited} refused: ")
+    assert "reportgen/tests/core/test_report.py differs" in line and "fix:" in line
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [CULPRIT] and verdict["executors"] == {good: verdict["runs"]}
+    # none left that matches: one line, and the finished runs are kept for a resume
+    made.kill("good")
+    replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address)
+    assert_user_error(replay, "no Dask worker of", "1 refused", "test_report.py differs", "fix:")
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    (suite / "list.txt").write_text(VICTIM + "\n")
+    bad = isolate(suite, "replay", "list.txt", "--scheduler", "nonsense://here")
+    assert_user_error(bad, "'nonsense://here' is not a Dask scheduler address", "fix:")
+    closed = isolate(suite, "replay", "list.txt", "--scheduler", "tcp://127.0.0.1:9",
+                     DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="1s")
+    assert_user_error(closed, "cannot reach the Dask scheduler at tcp://127.0.0.1:9", "fix:")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
