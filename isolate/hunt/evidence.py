@@ -168,3 +168,14 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[st
         notes += (f"the victim failed {another} times another way ({common}), {reproduced} times the"
                   " recorded way; if it is the same failure, run again with --any-failure",)
     return notes
+
+
+def findings(observations: tuple[Observation, ...]) -> tuple[str, ...]:
+    """What is already proven, whatever the search goes on to find: once the victim has failed
+    the recorded way with no predecessor at all, it fails on its own (a polluter may still
+    raise its rate; the search goes on to tell)."""
+    alone = [o for o in observations if not o.included]
+    failed = sum(o.count for o in alone if o.failed)
+    if not failed:
+        return ()
+    return (f"fails on its own: {failed}/{sum(o.count for o in alone)} alone",)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
+from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, findings, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, read_journal
 from isolate.hunt.lock import Lock
@@ -104,6 +104,10 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
             if note not in told:
                 told.add(note)
                 display.warn(note)
+        found = findings(observations)
+        if found and "finding" not in told:  # said once, the first time it is true
+            told.add("finding")
+            display.info(f"finding: {found[0]}")
         deadline = None
         if budget:  # every second counts, whatever the runs showed: the search gets what is left
             left = max(0.0, float(budget) - ev.wall_seconds)
@@ -117,7 +121,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
             history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                         " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
             answer = replace(answer, evidence=answer.evidence + history + notes(ev, dropped, bool(merged["any_failure"])))
-            reproducer, data = save_verdict(hunt, problem, ev, answer)
+            reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations))
             return Result(hunt, problem, answer, reproducer, data)
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
 

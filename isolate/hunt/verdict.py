@@ -51,7 +51,8 @@ def executor_runs(hunt: Hunt) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict) -> tuple[Path | None, dict[str, Any]]:
+def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict,
+                 findings: tuple[str, ...] = ()) -> tuple[Path | None, dict[str, Any]]:
     """Write `verdict.json` and, for an answer with a list, `reproducer.txt`; return both.
     `problem` is the one the verdict's indices refer to (tests that hung may be left out)."""
     reproducer: Path | None = None
@@ -63,6 +64,7 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict) -
                         executor_runs(hunt))
     data["runs"] = verdict.runs - ev.history[0]  # new runs only
     data["history_runs"] = ev.history[0]
+    data["findings"] = list(findings)
     data["ignored_outcomes"] = ev.ignored
     write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")
     return reproducer, data

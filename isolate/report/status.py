@@ -10,7 +10,7 @@ import shlex
 from dataclasses import dataclass
 
 from isolate.errors import UserError
-from isolate.hunt.evidence import evidence, notes, without_hangs
+from isolate.hunt.evidence import evidence, findings, notes, without_hangs
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
 from isolate.hunt.store import Hunt, read_queries, read_steps
@@ -32,6 +32,7 @@ class Status:
     seconds: float  # wall time across sessions
     left: str
     notes: tuple[str, ...] = ()  # tests left out for hanging, failures of another kind
+    findings: tuple[str, ...] = ()  # what is already proven (the victim fails on its own)
 
 
 def status(hunt: Hunt) -> Status:
@@ -66,7 +67,7 @@ def status(hunt: Hunt) -> Status:
                                                           len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
-    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said)
+    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, findings(observations))
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
@@ -97,6 +98,7 @@ def format_status(items: list[Status]) -> str:
         out.append(s.hunt.victim)
         out.append(f"  {s.state} · {s.candidates} candidates · {s.runs} runs, {s.failures} reproduced,"
                    f" {duration(s.seconds)} of wall time")
+        out.extend(f"  finding: {finding}" for finding in s.findings)
         out.append(f"  leading: {s.leader}")
         out.extend(f"  note: {note}" for note in s.notes)
         out.append(f"  time left: {s.left}")
@@ -150,6 +152,8 @@ def log_lines(hunt: Hunt) -> list[str]:
         note = f" ({', '.join(g.other)} too)" if g.other else ""
         lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
+    said = findings(evidence(hunt).observations) if entries else ()
+    lines.extend(f"finding: {f}" for f in said)
     verdict = read_verdict(hunt)
     if verdict:
         culprits = ", ".join(verdict.get("culprits", [])) or "-"  # type: ignore[arg-type]

@@ -90,6 +90,20 @@ def test_fails_on_its_own(tmp_path: Path) -> None:
     assert verdict["verdict"] == "fails-alone" and verdict["culprits"] == []
     assert verdict["confidence"] >= 0.99
     assert any("alone" in line for line in verdict["evidence"])
+    [finding] = verdict["findings"]  # "fails on its own: k/n alone", with the counts of the runs alone
+    alone = [line for line in verdict["evidence"] if line.endswith("alone (no predecessors)")]
+    assert alone and finding == "fails on its own: " + alone[0].split()[1] + " alone"
+    assert "finding: fails on its own:" in isolate(suite, "status", victim).stdout
+    assert "finding: fails on its own:" in isolate(suite, "log", victim).stdout
+
+
+def test_a_finding_is_said_while_hunting(tmp_path: Path) -> None:
+    name, victim, _ = ALONE
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, **RATES)
+    assert proc.returncode == 3, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("isolate: finding: fails on its own:")]
+    assert len(said) == 1, proc.stderr
 
 
 def test_text_report_and_manual_strategy(tmp_path: Path) -> None:
