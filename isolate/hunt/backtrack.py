@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shlex
 
 from isolate.errors import UserError
 from isolate.files import write_atomic
-from isolate.hunt.journal import read_journal
+from isolate.hunt.journal import read_journal, split_journal
 from isolate.hunt.store import Hunt, read_queries, read_steps
 
 
@@ -16,35 +17,19 @@ def backtrack(hunt: Hunt, step: int) -> str:
     entries, _ = read_journal(hunt)
     steps = read_steps(hunt)
     if step not in steps:
-        raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {hunt.victim}'")
+        raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {shlex.quote(hunt.victim)}'")
     if (hunt.path / "lock").exists():
         raise UserError("this hunt is running; stop it (Ctrl-C or kill) before backtracking")
     cut = next((i for i, e in enumerate(entries) if e.step > step), len(entries))
     journal = hunt.path / "journal.jsonl"
-    raw = journal.read_text(encoding="utf8").splitlines(keepends=True) if journal.exists() else []
-    kept, dropped = _split_raw(raw, cut)
+    kept, dropped = split_journal(hunt, cut)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     aside = hunt.path / f"journal.backtracked-{stamp}.jsonl"
-    write_atomic(aside, "".join(dropped))
-    write_atomic(journal, "".join(kept))
-    queries = [q for q in read_queries(hunt) if int(q.get("from", 0)) < cut]
+    write_atomic(aside, dropped)
+    write_atomic(journal, kept)
+    queries = [q for q in read_queries(hunt) if q["from"] < cut]
     write_atomic(hunt.path / "queries.jsonl", "".join(json.dumps(q, sort_keys=True) + "\n" for q in queries))
     (hunt.path / "verdict.json").unlink(missing_ok=True)
     return (f"kept {cut} runs up to step {step}; set {len(entries) - cut} aside in {aside.name}."
-            f" Resume with: isolate bisect {hunt.victim}")
+            f" Resume with: isolate bisect {shlex.quote(hunt.victim)}")
 
-
-def _split_raw(raw: list[str], cut: int) -> tuple[list[str], list[str]]:
-    """Split the journal's lines after the `cut`-th intact entry (corrupt lines go with it)."""
-    seen = 0
-    for i, line in enumerate(raw):
-        try:
-            json.loads(line)
-            ok = True
-        except ValueError:
-            ok = False
-        if ok:
-            if seen == cut:
-                return raw[:i], raw[i:]
-            seen += 1
-    return raw, []
