@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, read_journal
@@ -42,7 +43,7 @@ def status(hunt: Hunt) -> Status:
     verdict = read_verdict(hunt)
     lock = hunt.path / "lock"
     if lock.exists():
-        state = f"running (pid {lock.read_text().split()[0]})"
+        state = f"running (pid {_lock_pid(lock)})"
     elif verdict is not None:
         state = f"done: {verdict['verdict']}"
     elif entries:
@@ -53,6 +54,15 @@ def status(hunt: Hunt) -> Status:
                                                           len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left)
+
+
+def _lock_pid(lock: Path) -> str:
+    """The pid in a lock file; "?" when it is empty, garbled or unreadable (a crash mid-write)."""
+    try:
+        words = lock.read_bytes().split()
+    except OSError:
+        return "?"
+    return words[0].decode() if words and words[0].isdigit() else "?"
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
@@ -93,9 +103,9 @@ def log_lines(hunt: Hunt) -> list[str]:
     """The journal grouped by query (a step's list, its runs, why it was chosen)."""
     entries, warnings = read_journal(hunt)
     steps = read_steps(hunt)
-    queries = read_queries(hunt)
-    starts = sorted({0, *(int(q.get("from", 0)) for q in queries)} | _step_changes(entries))
-    reasons = {int(q.get("from", 0)): str(q.get("reason", "")) for q in queries}
+    queries = read_queries(hunt, warnings)
+    starts = sorted({0, *(int(q["from"]) for q in queries)} | _step_changes(entries))
+    reasons = {int(q["from"]): str(q.get("reason", "")) for q in queries}
     lines = [f"hunt for {hunt.victim} in {hunt.path}"]
     lines.extend(f"warning: {w}" for w in warnings)
     for begin, end in zip(starts, [*starts[1:], len(entries)]):
