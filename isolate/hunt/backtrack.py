@@ -23,11 +23,11 @@ def backtrack(hunt: Hunt, step: int) -> str:
     cut = next((i for i, e in enumerate(entries) if e.step > step), len(entries))
     journal = hunt.path / "journal.jsonl"
     kept, dropped = split_journal(hunt, cut)
+    queries = [q for q in read_queries(hunt) if q["from"] < cut]  # read all before writing any
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     aside = hunt.path / f"journal.backtracked-{stamp}.jsonl"
     write_atomic(aside, dropped)
     write_atomic(journal, kept)
-    queries = [q for q in read_queries(hunt) if q["from"] < cut]
     write_atomic(hunt.path / "queries.jsonl", "".join(json.dumps(q, sort_keys=True) + "\n" for q in queries))
     (hunt.path / "verdict.json").unlink(missing_ok=True)
     return (f"kept {cut} runs up to step {step}; set {len(entries) - cut} aside in {aside.name}."
