@@ -167,8 +167,8 @@ class Duration(click.ParamType):
             self.fail(f"{value!r} is not a duration; write e.g. 90s, 30m, 1h30m or 8h", param, ctx)
         hours, minutes, seconds = (float(g) if g else 0.0 for g in parts.groups())  # type: ignore[union-attr]
         total = hours * 3600 + minutes * 60 + seconds
-        if total <= 0:
-            self.fail(f"{value!r} is not a positive duration", param, ctx)
+        if not 0 < total < float("inf"):
+            self.fail(f"{value!r} is not a positive finite duration", param, ctx)
         return total
 
 

@@ -206,6 +206,7 @@ CASES += [
         (("bisect", SHORT, "--confidence", "1"), "--confidence"),
         (("bisect", SHORT, "--time-budget", "0s"), "--time-budget"),
         (("bisect", SHORT, "--time-budget", "nan"), "--time-budget"),
+        (("bisect", SHORT, "--time-budget", "9" * 400 + "h"), "finite duration"),
         (("bisect", SHORT, "--jobs", "0"), "--jobs"),
         (("bisect", SHORT, "--max-runs", "-1"), "--max-runs"),
         (("bisect", SHORT, "--pytest-arg", "-x"), "--pytest-arg"),
@@ -286,6 +287,8 @@ def test_journal_entries_of_the_wrong_type_are_skipped_with_a_warning(tmp_path: 
     status = isolate(suite, "status", SHORT)
     assert status.returncode == 0, status.stderr
     assert f"{runs} runs" in status.stdout  # the bad entry is not counted, let alone as a reproduction
+    back = isolate(suite, "backtrack", SHORT, "0")  # reads the journal as bytes, bad line and all
+    assert back.returncode == 0 and "Traceback" not in back.stderr, back.stderr
 
 
 def test_a_lock_file_cut_empty_is_no_crash(tmp_path: Path, base: Path) -> None:
