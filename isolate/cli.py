@@ -250,9 +250,12 @@ def status(test: str | None, repo: Path | None) -> None:
     from isolate.report.status import format_status, status as hunt_status
 
     root = hunts_root(repo)
-    for problem in broken_hunts(root) if root is not None and test is None else []:
+    broken = broken_hunts(root) if root is not None and test is None else []
+    for problem in broken:
         click.echo(f"isolate: warning: {problem}", err=True)
-    click.echo(format_status([hunt_status(h) for h in hunts_for(root, test)]))
+    hunts = hunts_for(root, test)
+    if hunts or not broken:
+        click.echo(format_status([hunt_status(h) for h in hunts]))
 
 
 @main.command()

@@ -79,8 +79,9 @@ def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
 def _verdict_problem(data: Any) -> str:
     if not isinstance(data, dict):
         return "not a JSON object"
-    if data.get("verdict") not in KINDS:
-        return f"verdict {data.get('verdict')!r} is not one of {', '.join(KINDS)}"
+    kind = data.get("verdict")
+    if not isinstance(kind, str) or not kind:  # a kind a newer isolate added is shown as it is
+        return f"verdict {kind!r} is not a verdict such as {', '.join(KINDS)}"
     confidence = data.get("confidence")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
         return f"confidence {confidence!r} is not a number in [0, 1]"

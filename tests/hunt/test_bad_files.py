@@ -97,7 +97,7 @@ def test_durations_json_missing_or_sound(tmp_path: Path) -> None:
     assert durations(Hunt(tmp_path, GOOD), ("a", "v", "b")) == [2.0, 0.0005, 1.0]
 
 
-BAD_VERDICTS = [b"", b"{", b"{}", b"[]", b"null", b"\xff", b'{"verdict": 5}', b'{"verdict": "maybe"}',
+BAD_VERDICTS = [b"", b"{", b"{}", b"[]", b"null", b"\xff", b'{"verdict": 5}', b'{"verdict": ""}',
                 b'{"verdict": "polluter"}', b'{"verdict": "polluter", "confidence": "high", "culprits": []}',
                 b'{"verdict": "polluter", "confidence": NaN, "culprits": []}',
                 b'{"verdict": "polluter", "confidence": 2, "culprits": []}',
