@@ -69,18 +69,20 @@ def main() -> None:
 @main.command()
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--limit", default=20, show_default=True, help="Show the newest N runs (0: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors
-def runs(repo: Path | None, limit: int) -> None:
+def runs(repo: Path | None, limit: int, as_json: bool) -> None:
     """List stored runs: tests, failures, workers, and each failure's worker."""
     from isolate.orders.repository import find_repository
-    from isolate.orders.runs import format_summaries, summarize
+    from isolate.orders.runs import format_summaries, summaries_json, summarize
 
     repository = find_repository(repo)
     ids = repository.run_ids()
     if not ids:
         raise UserError(f"{repository.path} holds no stored runs; run the suite with {repository.kind} first")
     shown = ids[-limit:] if limit > 0 else ids
-    click.echo(format_summaries([summarize(repository, run_id) for run_id in shown]))
+    summaries = [summarize(repository, run_id) for run_id in shown]
+    click.echo(summaries_json(summaries) if as_json else format_summaries(summaries))
 
 
 @main.command()
@@ -97,8 +99,11 @@ def runs(repo: Path | None, limit: int) -> None:
 def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Path | None,
             stream: Path | None, output: Path | None, force: bool) -> None:
     """Save the order one worker ran, up to the failing test, as a hunt's first candidate list."""
+    from isolate.files import check_target
     from isolate.hunt.start import extract_to_hunt
 
+    if output is not None and str(output) != "-":
+        check_target(output)  # before the hunt is written: a bad -o leaves no half-made hunt
     result = extract_to_hunt(run_spec, worker, test, repo, stream, force, _stdin)
     for warning in result.warnings:
         click.echo(f"isolate: warning: {warning}", err=True)
@@ -166,8 +171,8 @@ class Duration(click.ParamType):
             self.fail(f"{value!r} is not a duration; write e.g. 90s, 30m, 1h30m or 8h", param, ctx)
         hours, minutes, seconds = (float(g) if g else 0.0 for g in parts.groups())  # type: ignore[union-attr]
         total = hours * 3600 + minutes * 60 + seconds
-        if total <= 0:
-            self.fail(f"{value!r} is not a positive duration", param, ctx)
+        if not 0 < total < float("inf"):
+            self.fail(f"{value!r} is not a positive finite duration", param, ctx)
         return total
 
 
@@ -263,10 +268,16 @@ def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, as
 @user_errors
 def status(test: str | None, repo: Path | None) -> None:
     """Where each hunt stands: state, candidates, leading suspect, runs, time spent and left."""
-    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.hunt.store import broken_hunts, hunts_for, hunts_root
     from isolate.report.status import format_status, status as hunt_status
 
-    click.echo(format_status([hunt_status(h) for h in hunts_for(hunts_root(repo), test)]))
+    root = hunts_root(repo)
+    broken = broken_hunts(root) if root is not None and test is None else []
+    for problem in broken:
+        click.echo(f"isolate: warning: {problem}", err=True)
+    hunts = hunts_for(root, test)
+    if hunts or not broken:
+        click.echo(format_status([hunt_status(h) for h in hunts]))
 
 
 @main.command()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from isolate.errors import UserError
@@ -16,21 +17,91 @@ HUNTS = ".isolate"
 """The directory, next to the project, that holds one directory per hunt."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` whole or not at all, even across a crash or a full disk."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Replace `path` whole or not at all, even across a crash or a full disk.
+
+    The temp file is `.<name>.<pid>.<random>` next to `path`; one left by a process that was
+    killed mid-write (`kill -9`) is removed by the next write of the same file."""
+    check_target(path)
+    _remove_stale_temps(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf8", newline="\n") as fp:
-            fp.write(text)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", dir=path.parent)
+    except OSError as exc:
+        raise UserError(f"cannot write {path} ({exc.strerror}); check the folder's permissions") from None
+    try:
+        with os.fdopen(fd, "wb") as fp:
+            fp.write(text.encode("utf8") if isinstance(text, str) else text)
             fp.flush()
             os.fsync(fp.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise UserError(f"cannot write {path} ({exc.strerror}); free disk space or check"
+                            " permissions, then run the same command again") from None
         raise
+
+
+def check_target(path: Path) -> None:
+    """A UserError unless `path` can be written by write_atomic (checked before any work)."""
+    if path.is_dir():
+        raise UserError(f"{path} is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise UserError(f"cannot write {path}: {path.parent} is not a directory; create it first or"
+                        " give another path")
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Temp files of `write_atomic` for `path` whose writer is gone (killed mid-write)."""
+    prefix = f".{path.name}."
+    try:
+        names = [name for name in os.listdir(path.parent) if name.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid_text = name[len(prefix):].split(".", 1)[0]
+        if pid_text.isdigit() and _alive(int(pid_text)):
+            continue
+        if not pid_text.isdigit():  # an older temp without a pid: gone after an hour
+            try:
+                if time.time() - os.stat(path.parent / name).st_mtime < 3600:
+                    continue
+            except OSError:
+                continue
+        try:
+            os.unlink(path.parent / name)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this process writes one temp at a time; an older one of it is stale
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def read_text(path: Path, what: str, fix: str) -> str:
+    """A UTF-8 text file; a missing file is "", an unreadable or non-UTF-8 one a UserError.
+    `what` names the file in the message, `fix` says what to do about it."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path} ({exc.strerror}); {fix}") from None
+    try:
+        return data.decode("utf8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{what} {path} is not UTF-8 text (byte {exc.start}); {fix}") from None
 
 
 def list_text(ids: tuple[str, ...] | list[str]) -> str:

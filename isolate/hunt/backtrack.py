@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from isolate.errors import UserError
 from isolate.files import write_atomic
-from isolate.hunt.journal import read_journal
+from isolate.hunt.journal import read_journal, split_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.store import Hunt, read_queries, read_steps
 
@@ -27,30 +27,14 @@ def _backtrack(hunt: Hunt, step: int) -> str:
         raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {shlex.quote(hunt.victim)}'")
     cut = next((i for i, e in enumerate(entries) if e.step > step), len(entries))
     journal = hunt.path / "journal.jsonl"
-    raw = journal.read_text(encoding="utf8").splitlines(keepends=True) if journal.exists() else []
-    kept, dropped = _split_raw(raw, cut)
+    kept, dropped = split_journal(hunt, cut)
+    queries = [q for q in read_queries(hunt) if q["from"] < cut]  # read all before writing any
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     aside = hunt.path / f"journal.backtracked-{stamp}.jsonl"
-    write_atomic(aside, "".join(dropped))
-    write_atomic(journal, "".join(kept))
-    queries = [q for q in read_queries(hunt) if int(q.get("from", 0)) < cut]
+    write_atomic(aside, dropped)
+    write_atomic(journal, kept)
     write_atomic(hunt.path / "queries.jsonl", "".join(json.dumps(q, sort_keys=True) + "\n" for q in queries))
     (hunt.path / "verdict.json").unlink(missing_ok=True)
     return (f"kept {cut} runs up to step {step}; set {len(entries) - cut} aside in {aside.name}."
             f" Resume with: isolate bisect {shlex.quote(hunt.victim)}")
 
-
-def _split_raw(raw: list[str], cut: int) -> tuple[list[str], list[str]]:
-    """Split the journal's lines after the `cut`-th intact entry (corrupt lines go with it)."""
-    seen = 0
-    for i, line in enumerate(raw):
-        try:
-            json.loads(line)
-            ok = True
-        except ValueError:
-            ok = False
-        if ok:
-            if seen == cut:
-                return raw[:i], raw[i:]
-            seen += 1
-    return raw, []

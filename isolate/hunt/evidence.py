@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import statistics
 from dataclasses import dataclass, field, replace
 
 from isolate.errors import UserError
 from isolate.hunt.history import read_history
+from isolate.files import read_text
 from isolate.hunt.journal import Position, journal_since
 from isolate.hunt.store import Hunt, read_steps
 from isolate.running.signature import signature_from_traceback, signatures_match
@@ -130,12 +132,22 @@ def _epoch(stamp: str) -> float | None:
 
 
 def durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
-    """Seconds per test of `order` as recorded; the median for tests without a record."""
+    """Seconds per test of `order` as recorded; the median for tests without a record.
+    A corrupt durations.json is a UserError naming it (deleting it falls back to the median)."""
+    path = hunt.path / "durations.json"
+    fix = "fix it, or delete it to weigh every test alike"
+    text = read_text(path, "durations file", fix)
     try:
-        known = json.loads((hunt.path / "durations.json").read_text())
-    except (OSError, ValueError):
-        known = {}
-    values = [float(v) for v in known.values() if isinstance(v, (int, float))]
+        known = json.loads(text, parse_constant=_not_finite) if text else {}
+    except ValueError as exc:
+        raise UserError(f"{path} is corrupt ({str(exc).splitlines()[0]}); {fix}") from None
+    if not isinstance(known, dict):
+        raise UserError(f"{path} is corrupt (not a JSON object of seconds per test); {fix}")
+    for test_id, value in known.items():
+        if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+            raise UserError(f"{path} is corrupt ({test_id}: {value!r} is not a finite number of"
+                            f" seconds >= 0); {fix}")
+    values = [float(v) for v in known.values()]
     default = statistics.median(values) if values else 0.01
     return [max(0.0005, float(known.get(test_id, default))) for test_id in order]
 
@@ -179,3 +191,5 @@ def findings(observations: tuple[Observation, ...]) -> tuple[str, ...]:
     if not failed:
         return ()
     return (f"fails on its own: {failed}/{sum(o.count for o in alone)} alone",)
+def _not_finite(name: str) -> float:
+    raise ValueError(f"{name} is not a finite number")

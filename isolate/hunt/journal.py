@@ -7,12 +7,14 @@ Ctrl-C, `kill -9`, a reboot or a full disk resumes from it, losing at most the r
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from isolate.errors import UserError
 from isolate.hunt.store import Hunt
 
 
@@ -70,28 +72,30 @@ def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], 
     A long hunt reads each line once instead of the whole journal at every step."""
     entries: list[Entry] = []
 
-    def parse(item: Any) -> None:
-        entries.append(Entry(
-            step=int(item["step"]), outcome=str(item["outcome"]), reproduced=bool(item["reproduced"]),
-            seconds=float(item["seconds"]), signature=item.get("signature"), at=str(item.get("at", "")),
-            hung=item["hung"] if isinstance(item.get("hung"), str) else None,
-            executor=item["executor"] if isinstance(item.get("executor"), str) else None,
-        ))
+    def parse(raw: bytes) -> str:
+        entry, why = parse_entry(raw)
+        if entry is not None:
+            entries.append(entry)
+        return why
 
     warnings, position = lines_since(hunt.path / "journal.jsonl", start, parse)
     return entries, warnings, position
 
 
-def lines_since(path: Path, start: Position, parse: Callable[[Any], None]) -> tuple[list[str], Position]:
-    """Hand each JSON line appended to `path` after `start` to `parse`; a line that is not JSON,
-    or that `parse` rejects (ValueError, KeyError, TypeError), becomes a warning instead."""
+def lines_since(path: Path, start: Position, parse: Callable[[bytes], str]) -> tuple[list[str], Position]:
+    """Hand each line appended to `path` after `start` to `parse`, which returns "" when it took
+    the line, or why not: such a line becomes a warning (the other lines are kept)."""
     warnings: list[str] = []
     if not path.exists():
         return warnings, start
     number = start.lines
-    with path.open("rb") as fp:
-        fp.seek(start.offset)
-        data = fp.read()
+    try:
+        with path.open("rb") as fp:
+            fp.seek(start.offset)
+            data = fp.read()
+    except OSError as exc:
+        raise UserError(f"cannot read {path} ({exc.strerror}); check its permissions, or start over with"
+                        " 'isolate extract --force'") from None
     lines = data.split(b"\n")
     if not lines[-1]:
         lines.pop()  # the newline ending the last line ends no further line
@@ -99,9 +103,69 @@ def lines_since(path: Path, start: Position, parse: Callable[[Any], None]) -> tu
         if k == 0 and start.cut and not raw.strip():
             continue  # the newline that ended the cut line, already counted
         number += 1
-        try:
-            parse(json.loads(raw))
-        except (ValueError, KeyError, TypeError):
-            warnings.append(f"skipped corrupt line {number} of {path}; the other entries are kept")
+        why = parse(raw)
+        if why:
+            warnings.append(f"skipped corrupt line {number} of {path} ({why}); the other entries are kept")
     cut = bool(data) and not data.endswith(b"\n") or (not data and start.cut)
     return warnings, Position(start.offset + len(data), number, cut)
+
+
+def json_object(raw: bytes) -> tuple[dict[str, Any] | None, str]:
+    """One line as a JSON object, or None and why not."""
+    try:
+        item = json.loads(raw.decode("utf8"))
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+    except ValueError:
+        return None, "not JSON"
+    if not isinstance(item, dict):
+        return None, "not a JSON object"
+    return item, ""
+
+
+OUTCOMES = frozenset({"fail", "pass", "timeout", "crash", "error"})
+"""The outcomes a repetition can have (running/judge.py); any other is not understood."""
+
+
+def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
+    """One journal line as an Entry, or None and why not. Every field must have its exact type,
+    so a line edited by hand (`"reproduced": "false"`, `"step": true`) is skipped, never misread."""
+    item, why = json_object(raw)
+    if item is None:
+        return None, why
+    step, outcome, reproduced = item.get("step"), item.get("outcome"), item.get("reproduced")
+    seconds, signature, at = item.get("seconds"), item.get("signature"), item.get("at", "")
+    if type(step) is not int or step < 0:
+        return None, f"step {step!r} is not a step number"
+    if outcome not in OUTCOMES:
+        return None, f"outcome {outcome!r} is not one of {', '.join(sorted(OUTCOMES))}"
+    if type(reproduced) is not bool or (reproduced and outcome == "pass"):
+        return None, f"reproduced {reproduced!r} is not true or false (or contradicts outcome {outcome})"
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
+        return None, f"seconds {seconds!r} is not a finite number >= 0"
+    if not isinstance(signature, (str, type(None))) or not isinstance(at, str):
+        return None, "signature or at is not text"
+    hung, executor = item.get("hung"), item.get("executor")
+    if not isinstance(hung, (str, type(None))) or not isinstance(executor, (str, type(None))):
+        return None, "hung or executor is not text"
+    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor), ""
+
+
+def split_journal(hunt: Hunt, keep: int) -> tuple[bytes, bytes]:
+    """The journal's bytes cut after its `keep`-th intact entry (corrupt lines after it go with
+    the rest), for `backtrack`: entries are counted exactly as the reader counts them."""
+    path = hunt.path / "journal.jsonl"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return b"", b""
+    except OSError as exc:
+        raise UserError(f"cannot read the journal {path} ({exc.strerror}); check its permissions") from None
+    seen = offset = 0
+    for line in data.splitlines(keepends=True):
+        if parse_entry(line.rstrip(b"\n"))[0] is not None:
+            if seen == keep:
+                return data[:offset], data[offset:]
+            seen += 1
+        offset += len(line)
+    return data, b""

@@ -174,7 +174,8 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
     from isolate.running.signature import signature_from_traceback
 
     merged = hunt.settings["search"]
-    project = with_pytest_args(find_project(hunt.path.parent.parent), merged["pytest_args"])
+    kind = hunt.settings.get("source", {}).get("kind")  # "pytest": a recording, config file or not
+    project = with_pytest_args(find_project(hunt.path.parent.parent, kind), merged["pytest_args"])
     failure = hunt.failure()
     crashed = hunt.settings.get("source", {}).get("status") == "fail" and not failure.strip()
     timeout = merged["timeout"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.hunt.history import check as check_history
-from isolate.hunt.store import Hunt, save_settings
+from isolate.hunt.store import Hunt, save_settings, search_problem
 from isolate.search.model import Settings
 
 DEFAULTS: dict[str, Any] = {
@@ -33,6 +33,11 @@ DEFAULTS: dict[str, Any] = {
 
 def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     """Options given now override those stored by earlier sessions; the result is stored."""
+    for key, value in options.items():
+        problem = search_problem({key: value}, "--")
+        if problem:
+            option, rest = problem.split(" ", 1)
+            raise UserError(f"{option.replace('_', '-')} {rest}; give a valid value (see 'isolate bisect --help')")
     stored = dict(hunt.settings.get("search", {}))
     for key, value in options.items():
         if value is not None:
@@ -65,7 +70,7 @@ def search_settings(merged: dict[str, Any], jobs: int) -> Settings:
 
 def project_kind(hunt: Hunt) -> str:
     """stestr/testr from the hunt's source repository; for a stream, the project's own kind."""
-    kind = hunt.settings.get("source", {}).get("kind")
+    kind = hunt.settings.get("source", {}).get("kind")  # hunt.json is checked: source is an object
     if kind is None:
         from isolate.running.project import find_project
 

@@ -3,6 +3,8 @@ directory or stdin), extract the failing worker's order, and create the hunt dir
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,8 +12,8 @@ from typing import Any, BinaryIO
 
 from isolate.errors import UserError
 from isolate.hunt.lock import Lock
-from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunt_dir, hunts_root
-from isolate.orders.extract import directory_source, extract, file_source, stdin_source
+from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir
+from isolate.orders.extract import UNTAGGED, directory_source, extract, file_source, stdin_source
 from isolate.orders.repository import find_repository
 
 
@@ -57,18 +59,27 @@ def extract_to_hunt(
     result = extract(source, label, worker, test)
     origin["worker"] = result.worker
     origin["status"] = result.status
+    if "kind" not in origin and _pytest_recording(result.worker, result.victim):
+        origin["kind"] = "pytest"  # replayed with pytest even where no pytest config file exists
     warnings = list(result.warnings)
     path = hunt_dir(root, result.victim)
-    path.mkdir(parents=True, exist_ok=True)
+    make_hunt_dir(path)
     with Lock(path, warnings.append):  # a running hunt of this test refuses, before anything is written
         hunt = create_hunt(root, result.victim, result.order, result.failure, origin, force, result.durations)
     step = hunt.step_path(0)
     shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
+    who = f"{label} (no worker tags)" if result.worker == UNTAGGED else f"{result.worker} of {label}"
     summary = (
-        f"{result.worker} of {label} ran {len(result.predecessors)} tests before {result.victim};"
-        f" wrote {shown}. Next: isolate bisect {result.victim}"
+        f"{who} ran {len(result.predecessors)} tests before {result.victim};"
+        f" wrote {shown}. Next: isolate bisect {shlex.quote(result.victim)}"
     )
     return Extracted(result.order, tuple(warnings), summary)
+
+
+def _pytest_recording(worker: str, victim: str) -> bool:
+    """Whether a stream was recorded by pytest: `pytest --isolate-record` and pytest-replay tag
+    processes `worker-main` and `worker-gwN`, and pytest's node ids hold `::`."""
+    return re.fullmatch(r"worker-(main|gw\d+)", worker) is not None or "::" in victim
 
 
 def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | None) -> Hunt:
@@ -79,7 +90,7 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
         return hunt
     if run_spec is None and worker is None:
         raise UserError(
-            f"no hunt for {test!r}; start one with 'isolate extract --test {test}' or pass --run ID [--worker TAG]"
+            f"no hunt for {test!r}; start one with 'isolate extract --test {shlex.quote(test)}' or pass --run ID [--worker TAG]"
         )
     if hunt is not None:
         raise UserError(f"a hunt for {hunt.victim} already exists in {hunt.path}; drop --run/--worker to"

@@ -19,13 +19,15 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import math
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.files import HUNTS, list_text, read_list, write_atomic
+from isolate.files import HUNTS, list_text, read_list, read_text, write_atomic
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _TAIL = 60
@@ -62,8 +64,8 @@ class Hunt:
         return read_list(self.path / "order.txt")
 
     def failure(self) -> str:
-        path = self.path / "failure.txt"
-        return path.read_text(encoding="utf8") if path.exists() else ""
+        return read_text(self.path / "failure.txt", "the recorded failure",
+                         "fix or delete it, or re-create the hunt with 'isolate extract --force'")
 
     def step_path(self, step: int) -> Path:
         return self.path / f"step-{step:03d}.txt"
@@ -87,11 +89,12 @@ def create_hunt(
         journal = path / "journal.jsonl"
         runs = _count_lines(journal)
         if runs:
+            load_settings(path / "hunt.json")  # a corrupt one is named, not offered to 'bisect'
             raise UserError(
                 f"a hunt for {victim} with {runs} runs already exists in {path};"
-                f" continue it with 'isolate bisect {victim}', or pass --force to start over"
+                f" continue it with 'isolate bisect {shlex.quote(victim)}', or pass --force to start over"
             )
-    path.mkdir(parents=True, exist_ok=True)
+    make_hunt_dir(path)
     if force:
         _set_aside(path)
     settings = {"victim": victim, "source": source}
@@ -107,10 +110,21 @@ def create_hunt(
 def hunt_dir(root: Path, victim: str) -> Path:
     """Where the hunt for `victim` lives under the project `root` (it may not exist yet)."""
     hunts = root / HUNTS
+    if (hunts.exists() or hunts.is_symlink()) and not hunts.is_dir():
+        raise UserError(f"{hunts} is not a directory, so isolate cannot keep hunts there; move or delete it")
     path = hunts / hunt_name(victim)
     if path.resolve().parent != hunts.resolve():
         raise UserError(f"test id {victim!r} would escape {hunts}; rename the test")
     return path
+
+
+def make_hunt_dir(path: Path) -> None:
+    """Create a hunt's directory (and `.isolate/`), or say in one line why it cannot be."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create {path} ({exc.strerror}); check that {path.parent} is a writable"
+                        " directory") from None
 
 
 def _set_aside(path: Path) -> None:
@@ -131,6 +145,9 @@ def _count_lines(path: Path) -> int:
             return sum(1 for _ in fp)
     except FileNotFoundError:
         return 0
+    except OSError as exc:
+        raise UserError(f"cannot read the journal {path} ({exc.strerror}); check its permissions,"
+                        " or pass --force to start over") from None
 
 
 # -- finding hunts -------------------------------------------------------------------------
@@ -140,25 +157,106 @@ def hunts_root(start: Path | None = None) -> Path | None:
     """The nearest directory at or above `start` holding `.isolate/`."""
     origin = (start or Path.cwd()).resolve()
     for directory in (origin, *origin.parents):
-        if (directory / HUNTS).is_dir():
+        hunts = directory / HUNTS
+        if hunts.is_dir():
             return directory
+        if hunts.exists() or hunts.is_symlink():
+            raise UserError(f"{hunts} is not a directory, so isolate cannot keep hunts there;"
+                            " move or delete it")
     return None
 
 
+def load_settings(settings_file: Path) -> dict[str, Any]:
+    """`hunt.json`, checked: a UserError naming the file and the fix when it is corrupt."""
+    fix = (f"fix it by hand, or start this hunt over with 'isolate extract --force'"
+           f" (or delete {settings_file.parent})")
+    try:
+        data = settings_file.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read {settings_file} ({exc.strerror}); {fix}") from None
+    try:
+        settings = json.loads(data.decode("utf8"), parse_constant=_no_constant)
+    except ValueError as exc:  # UnicodeDecodeError and non-finite numbers included
+        raise UserError(f"{settings_file} is corrupt ({str(exc).splitlines()[0]}); {fix}") from None
+    problem = _settings_problem(settings)
+    if problem:
+        raise UserError(f"{settings_file} is corrupt ({problem}); {fix}")
+    return dict(settings)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number")
+
+
+_NUMBERS = {"confidence", "step_budget", "time_budget", "timeout"}  # finite, > 0
+_COUNTS = {"max_runs", "jobs"}  # integers >= 1
+_CHOICES = {"strategy": ("isolate", "manual"), "mode": ("fresh", "fork")}
+
+
+def _settings_problem(settings: Any) -> str:
+    """What is wrong with hunt.json's content, or "" (unknown keys are left to newer versions)."""
+    if not isinstance(settings, dict):
+        return "not a JSON object"
+    victim = settings.get("victim")
+    if not isinstance(victim, str) or not victim:
+        return f"victim {victim!r} is not a test id"
+    source = settings.get("source", {})
+    if not isinstance(source, dict):
+        return "source is not an object"
+    if source.get("kind", "stestr") not in ("stestr", "testr", "pytest"):
+        return f"source.kind {source.get('kind')!r} is not one of stestr, testr, pytest"
+    search = settings.get("search", {})
+    if not isinstance(search, dict):
+        return "search is not an object"
+    return search_problem(search, "search.")
+
+
+def search_problem(search: dict[str, Any], prefix: str) -> str:
+    """What is wrong with a hunt's search settings (stored or given), or ""."""
+    for key, value in search.items():
+        name = f"{prefix}{key}"
+        if value is None:
+            continue
+        if key in _NUMBERS and (type(value) not in (int, float) or not math.isfinite(value) or value <= 0):
+            return f"{name} {value!r} is not a finite number > 0"
+        if key == "confidence" and not 0.5 <= value < 1:
+            return f"{name} {value!r} is not in [0.5, 1)"
+        if key in _COUNTS and (type(value) is not int or value < 1):
+            return f"{name} {value!r} is not a whole number >= 1"
+        if key in _CHOICES and value not in _CHOICES[key]:
+            return f"{name} {value!r} is not one of {', '.join(_CHOICES[key])}"
+        if key == "any_failure" and type(value) is not bool:
+            return f"{name} {value!r} is not true or false"
+        if key == "pytest_args" and (not isinstance(value, list) or not all(isinstance(a, str) for a in value)):
+            return f"{name} {value!r} is not a list of strings"
+    return ""
+
+
 def all_hunts(root: Path) -> list[Hunt]:
+    """Every hunt whose hunt.json is sound (see broken_hunts for the others)."""
     hunts = []
     for settings_file in sorted((root / HUNTS).glob("*/hunt.json")):
         try:
-            settings = json.loads(settings_file.read_text(encoding="utf8"))
-        except (OSError, ValueError):
+            hunts.append(Hunt(settings_file.parent, load_settings(settings_file)))
+        except UserError:
             continue
-        if isinstance(settings, dict) and "victim" in settings:
-            hunts.append(Hunt(settings_file.parent, settings))
     return hunts
 
 
+def broken_hunts(root: Path) -> list[str]:
+    """One message per hunt directory whose hunt.json cannot be used, naming it and the fix."""
+    problems = []
+    for settings_file in sorted((root / HUNTS).glob("*/hunt.json")):
+        try:
+            load_settings(settings_file)
+        except UserError as exc:
+            problems.append(str(exc))
+    return problems
+
+
 def find_hunt(root: Path | None, test: str) -> Hunt | None:
-    """The hunt whose victim is `test`, or whose victim contains it unambiguously."""
+    """The hunt whose victim is `test`, or whose victim contains it unambiguously.
+    When none matches but a hunt.json is corrupt (it may be this test's), that is the error."""
     if root is None:
         return None
     hunts = all_hunts(root)
@@ -169,7 +267,12 @@ def find_hunt(root: Path | None, test: str) -> Hunt | None:
     if len({h.victim for h in partial}) > 1:
         names = ", ".join(h.victim for h in partial[:8])
         raise UserError(f"{test!r} matches {len(partial)} hunts ({names}); give more of the test id")
-    return partial[0] if partial else None
+    if partial:
+        return partial[0]
+    broken = broken_hunts(root)
+    if broken:
+        raise UserError(f"no sound hunt for {test!r}, and " + broken[0])
+    return None
 
 
 def read_steps(hunt: Hunt, known: dict[int, tuple[str, ...]] | None = None) -> dict[int, tuple[str, ...]]:
@@ -209,16 +312,30 @@ def hunts_for(root: Path | None, test: str | None) -> list[Hunt]:
     return [hunt]
 
 
-def read_queries(hunt: Hunt) -> list[dict[str, Any]]:
-    """`queries.jsonl`: why each step was run (lines that are not JSON objects are skipped)."""
+def read_queries(hunt: Hunt, warnings: list[str] | None = None) -> list[dict[str, Any]]:
+    """`queries.jsonl`: why each step was run. A line that is not a JSON object with a step
+    number, a `from` entry count and a reason is skipped, with a warning into `warnings`."""
     path = hunt.path / "queries.jsonl"
     out: list[dict[str, Any]] = []
-    if path.exists():
-        for line in path.read_text(encoding="utf8").splitlines():
-            try:
-                data = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(data, dict):
-                out.append(data)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return out
+    except OSError as exc:
+        raise UserError(f"cannot read {path} ({exc.strerror}); check its permissions, or delete it"
+                        " (it only says why each step was run)") from None
+    for number, line in enumerate(data.splitlines(), 1):
+        try:
+            query = json.loads(line.decode("utf8"))
+        except ValueError:  # UnicodeDecodeError included
+            query = None
+        if (isinstance(query, dict) and _count(query.get("from")) and _count(query.get("step"))
+                and isinstance(query.get("reason", ""), str)):
+            out.append(query)
+        elif warnings is not None:
+            warnings.append(f"skipped corrupt line {number} of {path}")
     return out
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0

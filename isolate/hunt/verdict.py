@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+import shlex
 from pathlib import Path
 from typing import Any
 
-from isolate.files import list_text, write_atomic
+from isolate.errors import UserError
+from isolate.files import list_text, read_text, write_atomic
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
@@ -70,14 +72,45 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict,
     return reproducer, data
 
 
+KINDS = ("polluter", "fails-alone", "not-reproduced", "undecided")
+
+
 def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
-    """The saved verdict, unless the journal has grown since it was written (a resumed hunt)."""
+    """The saved verdict, unless the journal has grown since it was written (a resumed hunt).
+    A corrupt verdict.json is a UserError naming it: the next `isolate bisect` rewrites it."""
     path = hunt.path / "verdict.json"
     journal = hunt.path / "journal.jsonl"
-    if not path.exists() or (journal.exists() and journal.stat().st_mtime > path.stat().st_mtime):
-        return None
+    fix = f"delete it; 'isolate bisect {shlex.quote(hunt.victim)}' writes it again"
     try:
-        data = json.loads(path.read_text())
-    except ValueError:
+        if not path.exists() or (journal.exists() and journal.stat().st_mtime > path.stat().st_mtime):
+            return None
+    except OSError:
         return None
-    return data if isinstance(data, dict) else None
+    text = read_text(path, "the verdict", fix)
+    try:
+        data = json.loads(text, parse_constant=_not_finite)
+    except ValueError as exc:
+        raise UserError(f"{path} is corrupt ({str(exc).splitlines()[0]}); {fix}") from None
+    problem = _verdict_problem(data)
+    if problem:
+        raise UserError(f"{path} is corrupt ({problem}); {fix}")
+    return data  # type: ignore[no-any-return]
+
+
+def _verdict_problem(data: Any) -> str:
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    kind = data.get("verdict")
+    if not isinstance(kind, str) or not kind:  # a kind a newer isolate added is shown as it is
+        return f"verdict {kind!r} is not a verdict such as {', '.join(KINDS)}"
+    confidence = data.get("confidence")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
+        return f"confidence {confidence!r} is not a number in [0, 1]"
+    culprits = data.get("culprits")
+    if not isinstance(culprits, list) or not all(isinstance(c, str) for c in culprits):
+        return "culprits is not a list of test ids"
+    return ""
+
+
+def _not_finite(name: str) -> float:
+    raise ValueError(f"{name} is not a finite number")

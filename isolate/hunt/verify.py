@@ -15,6 +15,7 @@ new attempt, since it is then checking new code.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import signal
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.files import read_list
-from isolate.hunt.journal import Position, append_lines, lines_since
+from isolate.hunt.journal import OUTCOMES, Position, append_lines, json_object, lines_since
 from isolate.hunt.lock import Lock
 from isolate.hunt.loop import Interrupted, make_runner as hunt_runner, terminate
 from isolate.hunt.settings import DEFAULTS
@@ -174,9 +175,19 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
 def _read(hunt: Hunt, warn: Callable[[str], None]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
 
-    def parse(item: Any) -> None:
-        items.append({"attempt": int(item["attempt"]), "list": str(item["list"]), "outcome": str(item["outcome"]),
-                      "reproduced": bool(item["reproduced"]), "seconds": float(item["seconds"])})
+    def parse(raw: bytes) -> str:
+        item, why = json_object(raw)
+        if item is None:
+            return why
+        attempt, name, outcome = item.get("attempt"), item.get("list"), item.get("outcome")
+        reproduced, seconds = item.get("reproduced"), item.get("seconds")
+        if (type(attempt) is not int or not isinstance(name, str) or outcome not in OUTCOMES
+                or type(reproduced) is not bool or isinstance(seconds, bool)
+                or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0):
+            return "a field is missing or of the wrong type"
+        items.append({"attempt": attempt, "list": name, "outcome": outcome, "reproduced": reproduced,
+                      "seconds": float(seconds)})
+        return ""
 
     warnings, _ = lines_since(hunt.path / JOURNAL, Position(), parse)
     for warning in warnings:

@@ -208,7 +208,11 @@ def _pause(entries: list[_Entry], j: int) -> float:
 
 def file_source(path: Path) -> Source:
     def read(visit: Visitor, warn: Warn) -> int:
-        with path.open("rb") as fp:
+        try:
+            fp = path.open("rb")
+        except OSError as exc:
+            raise UserError(f"cannot read {path} ({exc.strerror}); check its permissions") from None
+        with fp:
             return scan(fp, visit, warn)
 
     return read

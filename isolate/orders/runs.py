@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from isolate.orders.extract import UNTAGGED
 from isolate.orders.repository import Repository
@@ -34,11 +36,25 @@ def summarize(repo: Repository, run_id: int) -> RunSummary:
         if record.status in FAILING:
             failures.append((record.id, record.worker or UNTAGGED))
 
-    with path.open("rb") as fp:
-        tests = scan(fp, visit, warnings.append)
-    when = first[0][:19] if first else dt.datetime.fromtimestamp(path.stat().st_mtime).isoformat(" ", "seconds")
+    try:
+        with path.open("rb") as fp:
+            tests = scan(fp, visit, warnings.append)
+    except OSError as exc:
+        tests = 0
+        warnings.append(f"cannot read {path} ({exc.strerror}); check its permissions")
+    else:
+        if tests == 0:
+            warnings.append(f"{path} holds no subunit test records (empty, or not a subunit stream)")
+    when = first[0][:19] if first else dt.datetime.fromtimestamp(_mtime(path)).isoformat(" ", "seconds")
     key = lambda tag: (len(tag), tag)  # noqa: E731  worker-2 before worker-10
     return RunSummary(run_id, when, tests, tuple(failures), tuple(sorted(workers, key=key)), tuple(warnings))
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def format_summaries(summaries: list[RunSummary]) -> str:
@@ -50,3 +66,13 @@ def format_summaries(summaries: list[RunSummary]) -> str:
         for warning in s.warnings:
             lines.append(f"{'':>7}warning: {warning}")
     return "\n".join(lines)
+
+
+def summaries_json(summaries: list[RunSummary]) -> str:
+    """`isolate runs --json`: one object per run, newest last."""
+    return json.dumps([
+        {"run": s.run_id, "time": s.time, "tests": s.tests,
+         "failures": [{"test": test_id, "worker": tag} for test_id, tag in s.failures],
+         "workers": list(s.workers), "warnings": list(s.warnings)}
+        for s in summaries
+    ], indent=2)

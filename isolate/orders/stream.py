@@ -58,18 +58,30 @@ def scan(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
     """Push every test record of a v1 or v2 stream to `visit`; return how many there were.
 
     The format is not sniffed from the first byte (a stream may start with stdout noise):
-    v1 is tried first, and a seekable stream that yields no v1 test is read again as v2.
+    v1 is read first, and a stream holding a v2 packet is read again as v2. A stream mixing
+    both (a v2 file with a stored v1 run appended, or the reverse) yields the records of both,
+    with a warning: the v1 records before the first v2 packet, then the v2 ones, then the rest.
     Damage (a cut or corrupt stream) is reported through `warn`, and what precedes it is kept.
     """
     start = fp.tell()
     v1_warnings: list[str] = []
-    count, saw_v2_byte = _scan_v1(fp, visit, v1_warnings.append)
-    if count == 0 and saw_v2_byte:
-        fp.seek(start)
-        return _scan_v2(fp, visit, warn)
-    for message in v1_warnings:
+    later: list[Record] = []  # v1 records after the first v2 packet, visited after the v2 ones
+    count, saw_v2_byte = _scan_v1(fp, visit, v1_warnings.append, later.append)
+    if not saw_v2_byte:
+        for message in v1_warnings:
+            warn(message)
+        return count
+    fp.seek(start)
+    v2_warnings: list[str] = []
+    v2_count = _scan_v2(fp, visit, v2_warnings.append)
+    if count and v2_count:
+        warn(f"the stream mixes subunit v1 ({count} tests) and v2 ({v2_count} tests);"
+             " read both, the v2 tests at the first v2 packet")
+    for message in (v1_warnings if count else []) + v2_warnings:
         warn(message)
-    return count
+    for record in later:
+        visit(record)
+    return count + v2_count
 
 
 def _tags_update(current: set[str], words: list[str]) -> None:
@@ -80,8 +92,9 @@ def _tags_update(current: set[str], words: list[str]) -> None:
             current.add(word)
 
 
-def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn) -> tuple[int, bool]:
-    """A line-oriented reader of subunit v1 (the protocol is documented in subunit's README)."""
+def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn, after_v2: Visitor) -> tuple[int, bool]:
+    """A line-oriented reader of subunit v1 (the protocol is documented in subunit's README).
+    Records after the first line starting with a v2 packet go to `after_v2` instead of `visit`."""
     global_tags: set[str] = set()
     test_tags: set[str] = set()
     now: str | None = None
@@ -97,8 +110,9 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn) -> tuple[int, bool]:
         if not line:
             break
         lineno += 1
-        if line[0] == _V2_SIGNATURE:
+        if line[0] == _V2_SIGNATURE and not saw_v2_byte:
             saw_v2_byte = True
+            visit = after_v2
         space = line.find(b" ")
         if space <= 0 or not line[space + 1 :].strip():
             continue
@@ -111,7 +125,10 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn) -> tuple[int, bool]:
             _tags_update(test_tags if current is not None else global_tags, words)
             continue
         if cmd in (b"test", b"testing"):
-            if current is None:
+            if current is None and not line.endswith(b"\n"):
+                # cut mid-line: the id is incomplete (subunit's parser invents a test of that name)
+                warn(f"stream ends at line {lineno} in the middle of a test's start; ignored that line")
+            elif current is None:
                 current = line[space + 1 : -1].decode("utf8", "replace")
                 start = now
                 test_tags = set()
@@ -119,7 +136,7 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn) -> tuple[int, bool]:
         status = _OUTCOMES.get(cmd)
         if status is None or current is None:
             continue
-        name = line[space + 1 : -1].decode("utf8", "replace")
+        name = line[space + 1 :].removesuffix(b"\n").decode("utf8", "replace")
         details = ""
         if name == current:
             pass

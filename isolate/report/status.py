@@ -124,12 +124,13 @@ class StepRun:
         return self.end - self.begin
 
 
-def step_runs(hunt: Hunt, entries: list[Entry]) -> list[StepRun]:
-    """The journal grouped by query (the query log says where each began and why)."""
+def step_runs(hunt: Hunt, entries: list[Entry], warnings: list[str] | None = None) -> list[StepRun]:
+    """The journal grouped by query (the query log says where each began and why); query log
+    lines that cannot be read are skipped with a warning into `warnings`."""
     steps = read_steps(hunt)
-    queries = read_queries(hunt)
-    starts = sorted({0, *(int(q.get("from", 0)) for q in queries)} | _step_changes(entries))
-    reasons = {int(q.get("from", 0)): str(q.get("reason", "")) for q in queries}
+    queries = read_queries(hunt, warnings)
+    starts = sorted({0, *(int(q["from"]) for q in queries)} | _step_changes(entries))
+    reasons = {int(q["from"]): str(q.get("reason", "")) for q in queries}
     out = []
     for begin, end in zip(starts, [*starts[1:], len(entries)]):
         group = entries[begin:end]
@@ -146,9 +147,10 @@ def step_runs(hunt: Hunt, entries: list[Entry]) -> list[StepRun]:
 def log_lines(hunt: Hunt) -> list[str]:
     """The journal grouped by query (a step's list, its runs, why it was chosen)."""
     entries, warnings = read_journal(hunt)
+    groups = step_runs(hunt, entries, warnings)
     lines = [f"hunt for {hunt.victim} in {hunt.path}"]
     lines.extend(f"warning: {w}" for w in warnings)
-    for g in step_runs(hunt, entries):
+    for g in groups:
         note = f" ({', '.join(g.other)} too)" if g.other else ""
         lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())

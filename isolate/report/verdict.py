@@ -3,6 +3,7 @@ exit status per verdict."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
@@ -43,7 +44,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     lines.append(f"  {verdict.runs - history_runs} runs{spent}{earlier}, {duration(verdict.seconds)} of test time;"
                  f" hunt in {_rel(hunt)}")
     if reproducer is not None:
-        shown = _rel(reproducer)
+        shown = shlex.quote(_rel(reproducer))
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
         if kind == "stestr":
             lines.append(f"         or: stestr run --serial --load-list {shown}")

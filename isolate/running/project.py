@@ -183,6 +183,11 @@ def _read_stestr(directory: Path) -> Project | None:
             f"{config} has no test_path; fix: add a line 'test_path=./tests' (your test "
             "directory) to it"
         )
+    if "$" not in test_path and not (directory / test_path).is_dir():
+        raise UserError(
+            f"the test_path {test_path!r} of {config} is not a directory in {directory}; fix: set"
+            " test_path to your test directory, e.g. './tests'"
+        )
     return Project(
         root=directory,
         kind="stestr",
@@ -200,7 +205,10 @@ def _ini_section(path: Path, section: str) -> dict[str, str] | None:
     """
     parser = configparser.ConfigParser(interpolation=None)
     try:
-        parser.read(path, encoding="utf-8")
+        with path.open(encoding="utf-8") as fp:  # parser.read() would skip an unreadable file silently
+            parser.read_file(fp)
+    except OSError as exc:
+        raise UserError(f"cannot read {path} ({exc.strerror}); fix: check its permissions") from None
     except (configparser.Error, UnicodeDecodeError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise UserError(f"cannot parse {path}: {first}; fix: correct the ini syntax") from None

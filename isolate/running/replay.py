@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import signal
 import threading
@@ -122,8 +123,9 @@ def replay(
         raise UserError(f"--times must be at least 1, not {times}; fix: pass --times 1 or more")
     if jobs is not None and jobs < 1:
         raise UserError(f"--jobs must be at least 1, not {jobs}; fix: pass --jobs 1 or more")
-    if timeout is not None and timeout <= 0:
-        raise UserError(f"--timeout must be positive, not {timeout}; fix: pass seconds, e.g. 60")
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise UserError(f"--timeout must be a finite number of seconds > 0, not {timeout}; fix: pass"
+                        " seconds, e.g. 60")
     ids = list(read_list(list_path))
     if not ids:
         raise UserError(f"{list_path} holds no test ids; fix: put one test id per line, the "

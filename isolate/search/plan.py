@@ -15,6 +15,7 @@ import statistics
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
+from isolate.errors import UserError
 from isolate.search.information import h2, kl
 from isolate.search.model import Settings, runs_for
 from isolate.search.simulate import Cause, Suite, Truth, make_problem, trial
@@ -187,11 +188,14 @@ def plan(
     seconds plus `startup` per run.  Runs isolate's search and the manual recipe (tuned
     to the same overall confidence, told the true rate) on simulated suites."""
     if tests < 1:
-        raise ValueError("--tests must be at least 1")
+        raise UserError("--tests must be at least 1; give the number of predecessors")
     if not 0 < rate <= 1:
-        raise ValueError("--rate must be in (0, 1]")
+        raise UserError(f"--rate {rate} is not in (0, 1]; give e.g. 0.033 for 1 failure in 30 runs")
     if not 0.5 <= confidence < 1:
-        raise ValueError("--confidence must be in [0.5, 1)")
+        raise UserError(f"--confidence {confidence} is not in [0.5, 1); give e.g. 0.99")
+    for name, seconds in (("--duration", duration), ("--startup", startup)):
+        if not (math.isfinite(seconds) and seconds >= 0):
+            raise UserError(f"{name} {seconds} is not a finite number of seconds >= 0; give e.g. 0.2")
     lb = fano_runs(tests, confidence, rate)
     per_run = startup + duration
     full_run = startup + duration * (tests + 1)

@@ -327,3 +327,28 @@ def test_pytest_recording_without_failure(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout.decode()[-1000:]
     assert_user_error(isolate(suite, "extract", "--stream", "rec"), "has no failing test", "--test")
     assert not (suite / ".isolate").exists()
+
+
+def test_pytest_recording_is_hunted_without_a_pytest_config_file(tmp_path: Path) -> None:
+    """The recording says it is pytest (worker-main, `::` ids): no pytest.ini is needed, and the
+    error must never send a pytest user to `.stestr.conf`."""
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    victim = "tests/test_invoices.py::test_german_invoice_total_includes_19_percent_vat"
+    proc = run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record", "rec"], suite)
+    assert proc.returncode == 1, proc.stdout.decode()[-1000:]
+    (suite / "pytest.ini").unlink()
+    assert isolate(suite, "extract", "--stream", "rec").returncode == 0
+    hunt = json.loads((suite / ".isolate" / hunt_name(victim) / "hunt.json").read_text())
+    assert hunt["source"]["kind"] == "pytest"
+    bisect = isolate(suite, "bisect", victim, "--max-runs", "1", "--json")
+    assert ".stestr.conf" not in bisect.stderr and bisect.returncode in (4, 5), bisect.stderr
+    assert json.loads(bisect.stdout)["runs"] == 1
+
+
+def test_untagged_stream_is_named_as_such(tmp_path: Path) -> None:
+    stream = tmp_path / "shuffle2.subunit"
+    stream.write_bytes(b"test: a\nsuccess: a\ntest: v\nfailure: v\n")
+    proc = isolate(tmp_path, "extract", "--stream", str(stream))
+    assert proc.returncode == 0, proc.stderr
+    assert "untagged of" not in proc.stderr
+    assert f"{stream} (no worker tags) ran 1 tests before v;" in proc.stderr

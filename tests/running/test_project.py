@@ -33,6 +33,8 @@ def test_stestr_conf_found_from_a_subdirectory(tmp_path: Path) -> None:
 
 
 def test_pyproject_and_tox_sections_and_precedence(tmp_path: Path) -> None:
+    for name in ("from_tox", "from_toml", "from_conf"):
+        (tmp_path / name).mkdir()
     (tmp_path / "tox.ini").write_text("[tox]\n[stestr]\ntest_path=./from_tox\ntop_dir=./src\n")
     assert (find_project(tmp_path).test_path, find_project(tmp_path).top_dir) == ("./from_tox", "./src")
     (tmp_path / "pyproject.toml").write_text('[project]\nname="x"\n[tool.stestr]\ntest_path = "./from_toml"\n')

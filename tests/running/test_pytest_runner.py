@@ -53,6 +53,7 @@ def test_detects_pytest_configuration(tmp_path: Path) -> None:
         project = find_project(root / "sub")
         assert (project.kind, project.root, project.config_file) == ("pytest", root, root / name)
     (tmp_path / "tox.ini" / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./tests\n")
+    (tmp_path / "tox.ini" / "tests").mkdir()
     assert find_project(tmp_path / "tox.ini").kind == "stestr"  # stestr/testr config wins
     assert find_project(tmp_path / "tox.ini", kind="pytest").kind == "pytest"  # the override
     with pytest.raises(UserError, match="fork server cannot run pytest"):

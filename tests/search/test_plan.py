@@ -7,6 +7,8 @@ import math
 
 import pytest
 
+from isolate.errors import UserError
+
 from isolate.search.plan import (
     capacity,
     confirmation_table,
@@ -76,7 +78,7 @@ def test_plan_json_and_text() -> None:
 
 
 def test_plan_rejects_nonsense() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(UserError):
         plan(0, 0.1)
-    with pytest.raises(ValueError):
+    with pytest.raises(UserError):
         plan(10, 0.0)

@@ -1,0 +1,73 @@
+"""files.py: atomic writes survive `kill -9` without leaving temp files behind for ever."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from isolate.errors import UserError
+from isolate.files import write_atomic
+
+HANG_IN_REPLACE = """
+import os, sys, time
+from pathlib import Path
+from isolate.files import write_atomic
+
+def hang(src, dst):
+    print("writing", flush=True)
+    time.sleep(600)
+
+os.replace = hang
+write_atomic(Path(sys.argv[1]), '{"verdict": "half"}')
+"""
+
+
+def test_a_temp_left_by_kill_9_mid_write_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    verdict = tmp_path / "verdict.json"
+    verdict.write_text('{"verdict": "old"}\n')
+    child = subprocess.Popen([sys.executable, "-c", HANG_IN_REPLACE, str(verdict)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "writing\n"  # temp written, not renamed
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".verdict.json.")]
+    assert len(left) == 1 and f".{child.pid}." in left[0]
+    assert verdict.read_text() == '{"verdict": "old"}\n'  # the old file is whole
+    write_atomic(verdict, '{"verdict": "new"}\n')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["verdict.json"]
+    assert verdict.read_text() == '{"verdict": "new"}\n'
+
+
+def test_temps_of_live_writers_and_young_legacy_temps_are_kept(tmp_path: Path) -> None:
+    target = tmp_path / "hunt.json"
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        live = tmp_path / f".hunt.json.{sleeper.pid}.abc123"
+        young = tmp_path / ".hunt.json.k2j3h4"  # written by an isolate that did not put its pid in
+        old = tmp_path / ".hunt.json.zz9y8x"
+        other = tmp_path / ".order.txt.1.abc"  # another file's temp
+        for path in (live, young, old, other):
+            path.write_text("partial")
+        os.utime(old, (time.time() - 7200, time.time() - 7200))
+        write_atomic(target, "{}\n")
+        assert live.exists() and young.exists() and other.exists()
+        assert not old.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+@pytest.mark.parametrize("where", ["dir", "missing/x.txt", "file/x.txt"])
+def test_writing_where_no_file_can_be_is_a_user_error(tmp_path: Path, where: str) -> None:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UserError, match="directory"):
+        write_atomic(tmp_path / where, "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "file"]
