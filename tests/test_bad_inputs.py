@@ -363,7 +363,7 @@ def test_printed_commands_paste_into_bash(tmp_path: Path) -> None:
 
     hunt = find_hunt(tmp_path, hostile)
     assert hunt is not None
-    resume = backtrack(hunt, 0).rsplit("Resume with: ", 1)[1]
+    resume = backtrack(hunt, 0, print).rsplit("Resume with: ", 1)[1]
     _pasted_args_are(tmp_path, resume, ["bisect", hostile])
     odd = hunt.path.parent / "a dir; touch PWNED" / "reproducer.txt"
     problem = Problem(("t.T.test_a",), hostile, (0.1,), 0.1, 0.1)

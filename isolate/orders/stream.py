@@ -138,8 +138,8 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn, after_v2: Visitor) -> tup
             continue
         name = line[space + 1 :].removesuffix(b"\n").decode("utf8", "replace")
         details = ""
-        if name == current:
-            pass
+        if name == current or (not line.endswith(b"\n") and name.rstrip() == current):
+            pass  # (cut after the id: the outcome was declared, whatever details were to follow)
         elif name == current + " [":
             text, lineno, ok = _read_simple(fp, lineno)
             details = text

@@ -1,0 +1,92 @@
+"""New runs a hunt needs with stored runs as evidence, against the same hunt with --no-history.
+
+Usage::
+
+    python benchmarks/history_benchmark.py [--stored 40] [--trials 5] [--rate 0.2] [--jobs 2]
+
+In a temporary copy of sample_suites/flaky_polluter (its polluter fails the victim at
+SAMPLE_POLLUTION_RATE when it runs first in the same process), `stestr run --random` stores
+--stored runs (random partitions of the modules over the workers), then more until the newest has
+the victim failing: the run the hunt is extracted from. Each trial extracts it afresh and hunts
+twice, with the stored runs (the default) and with --no-history, in alternation; the table gives
+the median new runs and seconds of each, their ratio, and how many verdicts named the polluter.
+Runs are counted from the verdicts' JSON (`runs` counts new runs only; `history_runs` the stored
+ones used), so the ratio does not depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SUITE = "flaky_polluter"
+VICTIM = "pricecache.tests.test_service.PriceLookupTest.test_apple_list_price"
+POLLUTER = "pricecache.tests.test_service.DiscountTest.test_full_promo_makes_item_free"
+BIN = Path(sys.executable).parent
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=3600)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--stored", type=int, default=40)
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--rate", type=float, default=0.2, help="SAMPLE_POLLUTION_RATE")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+           "SAMPLE_POLLUTION_RATE": str(args.rate)}
+    with tempfile.TemporaryDirectory(prefix="isolate-history-bench-") as tmp:
+        suite = Path(tmp) / SUITE
+        shutil.copytree(REPO / "sample_suites" / SUITE, suite,
+                        ignore=shutil.ignore_patterns(".stestr", ".isolate", "__pycache__"))
+        run([str(BIN / "stestr"), "init"], suite, env)
+        for _ in range(args.stored):
+            run([str(BIN / "stestr"), "run", "--random"], suite, env)
+        for extra in range(200):
+            run([str(BIN / "stestr"), "run", "--random"], suite, env)
+            probe = run([str(BIN / "isolate"), "extract", "--test", VICTIM, "--force"], suite, env)
+            if probe.returncode == 0 and "did not fail" not in probe.stderr:
+                break
+        else:
+            print("the victim never failed; raise --rate", file=sys.stderr)
+            return 1
+        stored = len([p for p in (suite / ".stestr").iterdir() if p.name.isdigit()])
+        results: dict[str, list[dict[str, object]]] = {"history": [], "no-history": []}
+        for _ in range(args.trials):
+            for mode in ("history", "no-history"):
+                run([str(BIN / "isolate"), "extract", "--test", VICTIM, "--force"], suite, env)
+                flags = ["--no-history"] if mode == "no-history" else []
+                proc = run([str(BIN / "isolate"), "bisect", VICTIM, "--json", "--jobs", str(args.jobs), *flags],
+                           suite, env)
+                results[mode].append(json.loads(proc.stdout))
+    print(f"flaky_polluter, SAMPLE_POLLUTION_RATE={args.rate}, {stored} stored runs "
+          f"({stored - 1} usable: the hunt's own run is never counted), {args.trials} trials, --jobs {args.jobs}")
+    print(f"{'mode':12} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}")
+    medians = {}
+    for mode, verdicts in results.items():
+        right = sum(v["culprits"] == [POLLUTER] for v in verdicts)
+        runs = statistics.median(float(v["runs"]) for v in verdicts)  # type: ignore[arg-type]
+        secs = statistics.median(float(v["seconds"]) for v in verdicts)  # type: ignore[arg-type]
+        used = statistics.median(float(v.get("history_runs", 0)) for v in verdicts)  # type: ignore[arg-type]
+        medians[mode] = runs
+        print(f"{mode:12} {right:>3}/{len(verdicts):<2} {runs:>14.0f} {secs:>17.1f} {used:>13.0f}")
+    print(f"new runs with history / without: {medians['history'] / medians['no-history']:.2f}"
+          " (target <= 0.6)")
+    print("per trial (runs with, without):",
+          [(a["runs"], b["runs"]) for a, b in zip(results["history"], results["no-history"])])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
