@@ -166,7 +166,7 @@ def unpack(archive: Path, dest: Path) -> Path:
     return top
 
 
-def setup(entry: Entry, workdir: Path) -> tuple[Path, Path, dict[str, str]]:
+def setup(entry: Entry, workdir: Path, wheel: Path) -> tuple[Path, Path, dict[str, str]]:
     """The venv (cached) and a fresh copy of the unpacked sdist; returns (project, venv, env)."""
     base = workdir / entry.name
     venv = base / "venv"
@@ -194,12 +194,12 @@ def setup(entry: Entry, workdir: Path) -> tuple[Path, Path, dict[str, str]]:
         checked(sh(pip + ["install", *entry.requirements, *extra], base, env), "pip install requirements")
         (src,) = list(pristine_dir.iterdir())
         checked(sh(pip + ["install", str(src)], base, env), f"pip install {entry.sdist}")
-        checked(sh(pip + ["install", str(REPO)], base, env), "pip install isolate and its dependencies")
+        checked(sh(pip + ["install", str(wheel)], base, env), "pip install isolate and its dependencies")
         ready.touch()
     # isolate from this checkout, every time (the checkout may have changed since the venv was made)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "-q"]
     checked(
-        sh(pip + ["install", "--no-deps", "--force-reinstall", str(REPO)], base, env), "pip install isolate"
+        sh(pip + ["install", "--no-deps", "--force-reinstall", str(wheel)], base, env), "pip install isolate"
     )
     (src,) = list(pristine_dir.iterdir())
     project = base / "run"
@@ -219,6 +219,16 @@ def has_pytest_config(project: Path) -> bool:
         if path.exists() and marker in path.read_text(errors="replace"):
             return True
     return False
+
+
+def build_isolate(workdir: Path) -> Path:
+    """One wheel of this checkout for every venv (building it once per venv is slow)."""
+    wheels = workdir / "isolate-wheel"
+    shutil.rmtree(wheels, ignore_errors=True)
+    checked(sh([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
+               workdir, os.environ.copy()), "pip wheel isolate")
+    (wheel,) = list(wheels.glob("*.whl"))
+    return wheel
 
 
 # --- the suite and the order ---------------------------------------------------------------------
@@ -305,10 +315,12 @@ def extract(entry: Entry, project: Path, env: dict[str, str], order: list[str]) 
 # --- the contenders -------------------------------------------------------------------------------
 
 
-def run_isolate(entry: Entry, project: Path, env: dict[str, str], budget: str, jobs: int) -> Outcome:
+def run_isolate(
+    entry: Entry, project: Path, env: dict[str, str], budget: str, jobs: int, any_failure: bool
+) -> Outcome:
     start = time.monotonic()
     proc = sh(["isolate", "bisect", entry.victim, "--json", "--time-budget", budget,
-               "--jobs", str(jobs)], project, env)
+               "--jobs", str(jobs), *(["--any-failure"] if any_failure else [])], project, env)
     wall = time.monotonic() - start
     try:
         data = json.loads(proc.stdout)
@@ -330,13 +342,14 @@ def run_analyze_isolation(entry: Entry, project: Path, env: dict[str, str]) -> O
     wall = time.monotonic() - start
     after = int((project / ".stestr" / "next-stream").read_text())
     text = proc.stdout + proc.stderr
-    named = [t for t in re.findall(r"^\s*([\w.]+\.test\w*)\s*$", text, re.M) if t != entry.victim]
-    # stestr prints the victim, then the tests it found to be needed for the failure
-    m = re.search(r"isolated test list is:?\s*(.*)", text, re.S)
-    answer = "named" if named else ("passes alone/none" if after - before <= 1 else "none named")
-    detail = " | ".join(text.strip().splitlines()[-4:])[:300]
-    if m is None and not named:
-        answer = "none named"
+    # stestr ends with a table "failing test | caused by test"; "unknown - no conflicts" when its
+    # halving did not end at a test; no table when the victim passed alone (it is then not bisected)
+    rows = re.findall(r"^\s*" + re.escape(entry.victim) + r"\s+(.+?)\s*$", text, re.M)
+    m = rows[-1] if rows else None
+    cause = m.strip() if m else ""
+    named = [cause] if cause and not cause.startswith("unknown") else []
+    answer = "named" if named else ("no cause found" if m else "not bisected")
+    detail = " | ".join(text.strip().splitlines()[-3:])[:300]
     return Outcome(answer, named, after - before, wall, detail)
 
 
@@ -362,10 +375,14 @@ def run_dtp(entry: Entry, project: Path, env: dict[str, str], order: list[str]) 
                    f"exit {proc.returncode}: {last[0][:200]}")
 
 
-def run_scan(entry: Entry, project: Path, env: dict[str, str], order: list[str]) -> Outcome:
+def run_scan(
+    entry: Entry, project: Path, env: dict[str, str], order: list[str], any_failure: bool
+) -> Outcome:
     """Each predecessor alone before the victim, once, in the recorded order; stop at the first failure."""
     hunts = [p for p in (project / ".isolate").iterdir() if (p / "failure.txt").exists()]
-    signature = ["--signature-from", str(hunts[0] / "failure.txt")] if hunts else ["--any-failure"]
+    signature = ["--any-failure"]
+    if hunts and not any_failure:
+        signature = ["--signature-from", str(hunts[0] / "failure.txt")]
     pair = project / ".scan-pair.txt"
     start = time.monotonic()
     for runs, test in enumerate(order[:-1], start=1):
@@ -383,10 +400,12 @@ def run_scan(entry: Entry, project: Path, env: dict[str, str], order: list[str])
 # --- one entry, the table -------------------------------------------------------------------------
 
 
-def measure(entry: Entry, workdir: Path, budget: str, jobs: int, peers: bool) -> Result:
+def measure(
+    entry: Entry, workdir: Path, wheel: Path, budget: str, jobs: int, peers: bool, any_failure: bool
+) -> Result:
     result = Result(entry)
     try:
-        project, _venv, env = setup(entry, workdir)
+        project, _venv, env = setup(entry, workdir, wheel)
         ids = collect(entry, project, env)
         for seed in range(entry.seed, entry.seed + 10):
             order = lay_out(entry, ids, seed)
@@ -399,7 +418,7 @@ def measure(entry: Entry, workdir: Path, budget: str, jobs: int, peers: bool) ->
             return result
         extract(entry, project, env, result.order)
         log(entry, f"stored a failing order of {len(result.order) - 1} predecessors (seed {result.seed}); hunting")
-        result.isolate = run_isolate(entry, project, env, budget, jobs)
+        result.isolate = run_isolate(entry, project, env, budget, jobs, any_failure)
         log(entry, f"isolate: {result.isolate.answer} {result.isolate.named} in {result.isolate.runs} runs")
         if peers:
             if entry.runner == "stestr":
@@ -408,7 +427,7 @@ def measure(entry: Entry, workdir: Path, budget: str, jobs: int, peers: bool) ->
             else:
                 result.dtp = run_dtp(entry, project, env, result.order)
                 log(entry, f"detect-test-pollution: {result.dtp.answer} {result.dtp.named}")
-            result.scan = run_scan(entry, project, env, result.order)
+            result.scan = run_scan(entry, project, env, result.order, any_failure)
             log(entry, f"one-by-one: {result.scan.answer} {result.scan.named} in {result.scan.runs} runs")
         result.status = "ok"
     except Exception as exc:  # one broken entry must not lose the others' results
@@ -484,6 +503,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="isolate bisect --jobs")
     parser.add_argument("--parallel", type=int, default=1, help="entries measured at once")
     parser.add_argument("--no-peers", action="store_true", help="only isolate")
+    parser.add_argument(
+        "--signature", choices=["any", "recorded"], default="any",
+        help="what counts as the victim failing in a replay, for isolate and the scan: any failure "
+        "(default; the ground truth of the manifest is 'fails after the polluter', any failure, "
+        "as detect-test-pollution and analyze-isolation judge) or only the recorded way "
+        "(isolate's default)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     opts = parser.parse_args(argv)
@@ -498,9 +523,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--workdir must be outside the repository")
     workdir.mkdir(parents=True, exist_ok=True)
     print(f"workdir: {workdir}", file=sys.stderr)
+    wheel = build_isolate(workdir)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.parallel)) as pool:
         results = list(pool.map(
-            lambda e: measure(e, workdir, opts.time_budget, opts.jobs, not opts.no_peers), entries))
+            lambda e: measure(e, workdir, wheel, opts.time_budget, opts.jobs, not opts.no_peers,
+                              opts.signature == "any"),
+            entries))
     print(table(results))
     if opts.json:
         opts.json.write_text(json.dumps([as_json(r) for r in results], indent=2) + "\n")
