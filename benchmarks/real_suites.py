@@ -74,6 +74,7 @@ class Entry:
     top_dir: str
     victim: str
     polluters: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]  # both needed, in this order (found after a hunt named them)
     predecessors: int
     seed: int
     source: str
@@ -115,6 +116,7 @@ def load_manifest(path: Path = MANIFEST) -> list[Entry]:
                 top_dir=item.get("top_dir", "."),
                 victim=item["victim"],
                 polluters=tuple(item["polluters"]),
+                pairs=tuple((a, b) for a, b in item.get("pairs", [])),
                 predecessors=int(item.get("predecessors", 60)),
                 seed=int(item.get("seed", 1)),
                 source=item.get("source", ""),
@@ -436,24 +438,31 @@ def measure(
     return result
 
 
-def judge(named: list[str], answer: str, truth: set[str]) -> str:
+def causes_of(entry: Entry) -> list[frozenset[str]]:
+    return [frozenset([p]) for p in entry.polluters] + [frozenset(pair) for pair in entry.pairs]
+
+
+def judge(named: list[str], answer: str, entry: Entry) -> str:
+    """``yes`` if every named test belongs to a true cause (``yes k/n``: k of n causes named)."""
     if not named:
         return answer
-    if not set(named) <= truth:
+    causes = causes_of(entry)
+    if not set(named) <= set().union(*causes):
         return "wrong"
-    return "yes" if len(truth) == 1 else f"yes {len(set(named))}/{len(truth)}"
+    found = sum(1 for cause in causes if cause <= set(named))
+    return "yes" if len(causes) == 1 else f"yes {found}/{len(causes)}"
 
 
 def short(test: str) -> str:
     return re.split(r"::|\.(?=test)", test)[-1] if test else test
 
 
-def cell(outcome: Outcome, truth: set[str], applicable: bool = True) -> str:
+def cell(outcome: Outcome, entry: Entry, applicable: bool = True) -> str:
     if not applicable:
         return "n/a"
     if outcome.answer == "not run":
         return "not run"
-    verdict = judge(outcome.named, outcome.answer, truth)
+    verdict = judge(outcome.named, outcome.answer, entry)
     runs = "?" if outcome.runs is None else str(outcome.runs)
     secs = "?" if outcome.seconds is None else f"{outcome.seconds:.0f}"
     return f"{verdict} / {runs} / {secs}s"
@@ -465,9 +474,8 @@ def table(results: list[Result]) -> str:
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in results:
         e = r.entry
-        truth = set(e.polluters)
-        causes = f"{len(truth)}: " + ", ".join(short(p) for p in e.polluters[:3]) + (
-            ", …" if len(truth) > 3 else "")
+        names = [short(p) for p in e.polluters] + [" + ".join(short(t) for t in pair) for pair in e.pairs]
+        causes = f"{len(names)}: " + ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
         if r.status != "ok":
             lines.append(f"| {e.name} | {e.runner} | {short(e.victim)} | {causes} | | "
                          f"{r.status[:120]} | | | | | |")
@@ -476,10 +484,10 @@ def table(results: list[Result]) -> str:
         named = ", ".join(short(t) for t in iso.named) or "—"
         lines.append(
             f"| {e.name} | {e.runner} | {short(e.victim)} | {causes} | {len(r.order) - 1} | "
-            f"{judge(iso.named, iso.answer, truth)} ({iso.answer}) | {named} | "
+            f"{judge(iso.named, iso.answer, e)} ({iso.answer}) | {named} | "
             f"{iso.runs} / {0 if iso.seconds is None else iso.seconds:.0f}s | "
-            f"{cell(r.analyze_isolation, truth, e.runner == 'stestr')} | "
-            f"{cell(r.dtp, truth, e.runner == 'pytest')} | {cell(r.scan, truth)} |"
+            f"{cell(r.analyze_isolation, e, e.runner == 'stestr')} | "
+            f"{cell(r.dtp, e, e.runner == 'pytest')} | {cell(r.scan, e)} |"
         )
     return "\n".join(lines)
 
@@ -489,10 +497,29 @@ def as_json(r: Result) -> dict[str, Any]:
         return {"answer": o.answer, "named": o.named, "runs": o.runs, "seconds": o.seconds,
                 "detail": o.detail}
     return {"name": r.entry.name, "sdist": r.entry.sdist, "victim": r.entry.victim,
-            "polluters": list(r.entry.polluters), "status": r.status, "seed": r.seed,
+            "polluters": list(r.entry.polluters), "pairs": [list(p) for p in r.entry.pairs],
+            "status": r.status, "seed": r.seed,
             "predecessors": max(0, len(r.order) - 1), "isolate": out(r.isolate),
             "analyze_isolation": out(r.analyze_isolation), "detect_test_pollution": out(r.dtp),
             "one_by_one": out(r.scan)}
+
+
+def from_json(data: list[dict[str, Any]], entries: list[Entry]) -> list[Result]:
+    by_name = {e.name: e for e in entries}
+
+    def outcome(d: dict[str, Any]) -> Outcome:
+        return Outcome(d["answer"], d["named"], d["runs"], d["seconds"], d.get("detail", ""))
+
+    results = []
+    for item in data:
+        r = Result(by_name[item["name"]], status=item["status"], seed=item["seed"])
+        r.order = ["?"] * (item["predecessors"] + 1)
+        r.isolate = outcome(item["isolate"])
+        r.analyze_isolation = outcome(item["analyze_isolation"])
+        r.dtp = outcome(item["detect_test_pollution"])
+        r.scan = outcome(item["one_by_one"])
+        results.append(r)
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -511,8 +538,13 @@ def main(argv: list[str] | None = None) -> int:
         "(isolate's default)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
+    parser.add_argument("--table-from", type=Path,
+                        help="print the table of a --json file again (judged by the manifest) and exit")
     opts = parser.parse_args(argv)
     entries = load_manifest(opts.manifest)
+    if opts.table_from:
+        print(table(from_json(json.loads(opts.table_from.read_text()), entries)))
+        return 0
     if opts.only:
         unknown = set(opts.only) - {e.name for e in entries}
         if unknown:
