@@ -3,7 +3,11 @@
 Usage::
 
     python benchmarks/real_suites.py [--only NAME]... [--workdir DIR] [--time-budget 10m]
-        [--jobs 1] [--parallel 1] [--no-peers] [--json FILE]
+        [--jobs 1] [--parallel 1] [--no-peers] [--signature any|recorded] [--json FILE]
+    python benchmarks/real_suites.py --table-from FILE     # the table of a --json file again
+
+Creating a venv takes minutes (pip, sdist builds): give the same ``--workdir`` again to reuse
+them. The results of the latest measured run, with the commands, are in docs/real_suites.md.
 
 For every entry of ``real_suites.toml`` (next to this file):
 
