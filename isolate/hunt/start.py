@@ -73,6 +73,10 @@ def extract_to_hunt(
         f"{who} ran {len(result.predecessors)} tests before {result.victim};"
         f" wrote {shown}. Next: isolate bisect {shlex.quote(result.victim)}"
     )
+    if not result.predecessors:
+        warnings.append(f"{result.victim} ran first in its process, so no earlier test can have polluted it"
+                        " there: a failure comes from the victim itself or from what importing the test modules"
+                        " does; 'isolate bisect' will tell whether it fails alone")
     return Extracted(result.order, tuple(warnings), summary)
 
 

@@ -352,3 +352,15 @@ def test_untagged_stream_is_named_as_such(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "untagged of" not in proc.stderr
     assert f"{stream} (no worker tags) ran 1 tests before v;" in proc.stderr
+
+
+def test_a_victim_that_ran_first_is_called_out(tmp_path: Path) -> None:
+    data = v2_records([("v", "fail", "worker-0"), ("a", "success", "worker-0"), ("b", "success", "worker-1")])
+    proc = isolate(tmp_path, "extract", "--stream", "-", input=data)
+    assert proc.returncode == 0, proc.stderr
+    [warning] = [line for line in proc.stderr.splitlines() if line.startswith("isolate: warning:")]
+    assert "v ran first in its process" in warning and "whether it fails alone" in warning
+    assert "ran 0 tests before v" in proc.stderr
+    second = v2_records([("a", "success", "worker-0"), ("v", "fail", "worker-0")])
+    proc = isolate(tmp_path, "extract", "--stream", "-", "--force", input=second)
+    assert "ran first" not in proc.stderr, proc.stderr
