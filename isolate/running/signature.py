@@ -8,7 +8,7 @@ traceback text alone, because that is all a stored subunit run keeps:
     ``<exception type>: <normalised first message line> @ <file>:<function>``
 
 The message is normalised (temporary paths, numbers such as pids, ports and timestamps,
-addresses, uuids, long hex tokens) because those vary from
+addresses, uuids, long hex tokens, the contents of dict, set, list and object reprs) because those vary from
 run to run while the failure stays the same; the frame is the deepest one outside unittest and
 testtools (their helpers such as ``assertEqual`` tell nothing about *where* the test failed),
 named by file base name and function, without the line number, so that a recorded traceback
@@ -89,10 +89,38 @@ def _relevant_frame(frames: list[re.Match[str]]) -> str | None:
 
 def normalise_message(message: str) -> str:
     """The parts of a message that stay stable across runs of the same failure."""
+    message = _collapse_containers(message.strip())  # first: the placeholders below look like reprs
     for pattern, replacement in _NORMALISERS:
         message = pattern.sub(replacement, message)
-    message = message.strip()
-    return message[:MAX_MESSAGE]
+    return message.strip()[:MAX_MESSAGE]
+
+
+_OPEN = {"{": "}", "[": "]", "<": ">"}
+
+
+def _collapse_containers(message: str) -> str:
+    """`{…}`, `[…]`, `<…>` for the contents of every dict, set, list and object repr: they dump
+    the process's state (pytest's assertion message shows `sys.modules` whole; a set's order
+    follows the per-process hash seed), so they differ between runs of the same failure. A
+    bracket left open (the message was cut) is closed at the end."""
+    out: list[str] = []
+    closing: list[str] = []
+    for i, char in enumerate(message):
+        opens = char in _OPEN and (char != "<" or message[i + 1 : i + 2].isalpha())  # not `x < 3`
+        if closing:
+            if char == closing[-1]:
+                closing.pop()
+                if not closing:
+                    out.append("…" + char)
+            elif opens:
+                closing.append(_OPEN[char])
+            continue
+        out.append(char)
+        if opens:
+            closing.append(_OPEN[char])
+    if closing:
+        out.append("…" + closing[0])
+    return "".join(out)
 
 
 def signatures_match(expected: str | None, actual: str | None) -> bool:
