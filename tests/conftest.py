@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,26 @@ def assert_user_error(proc: subprocess.CompletedProcess[str], *fragments: str) -
     assert "Traceback" not in proc.stderr
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+def wait_for_lines(path: Path, count: int, proc: subprocess.Popen[bytes], limit: float = 60) -> None:
+    """Until `path` has `count` lines, while `proc` (writing it) still runs."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.exists() and len(path.read_bytes().splitlines()) >= count:
+            return
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never reached {count} lines")
+
+
+def alive(pid: int) -> bool:
+    """Whether a process with this id exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 @pytest.fixture(scope="session")

@@ -6,12 +6,11 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 
 DETERMINISTIC = (
@@ -132,16 +131,6 @@ def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "not-reproduced" and verdict["culprits"] == []
     assert verdict["runs"] <= 6 and "0/" in verdict["evidence"][0]
-
-
-def wait_for_lines(path: Path, count: int, proc: subprocess.Popen[bytes], limit: float = 60) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if path.exists() and len(path.read_bytes().splitlines()) >= count:
-            return
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        time.sleep(0.02)
-    raise AssertionError(f"journal never reached {count} lines")
 
 
 def test_sigkill_at_several_points_then_resume(tmp_path: Path) -> None:

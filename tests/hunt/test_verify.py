@@ -8,10 +8,9 @@ import os
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
@@ -83,16 +82,6 @@ def test_still_fails_then_fixed(tmp_path: Path) -> None:
     assert other.returncode == 1, other.stderr
     assert other.stdout.startswith("inconclusive: ") and "3 fail" in other.stdout, other.stdout
     assert "attempt 4" in other.stdout
-
-
-def wait_for_lines(path: Path, count: int, proc: subprocess.Popen[bytes], limit: float = 60) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if path.exists() and len(path.read_bytes().splitlines()) >= count:
-            return
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        time.sleep(0.02)
-    raise AssertionError(f"{path} never reached {count} lines")
 
 
 def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> None:

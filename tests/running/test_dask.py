@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from conftest import alive, assert_user_error, copy_suite, env, isolate, stestr_run, tool
 from isolate.hunt.store import hunt_name
 
 distributed = pytest.importorskip("distributed")
@@ -190,7 +190,7 @@ def test_workers_killed_mid_replay_and_mid_hunt(tmp_path: Path, cluster: Callabl
     assert result["runs"] == 2 and result["executors"] == {survivor: 2}
     assert len(list(checkouts["a"].glob("started-*"))) == 2
     orphan = int(mark.name.split("-")[1])
-    _wait_for(lambda: not _alive(orphan), "the dead worker's test process to be killed", 10)
+    _wait_for(lambda: not alive(orphan), "the dead worker's test process to be killed", 10)
     # A hunt on a and a new worker c, c killed after the first runs: the hunt ends right.
     made.add({"c": checkouts["c"]})
     hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--json", "--scheduler", made.address],
@@ -236,11 +236,3 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     closed = isolate(suite, "replay", "list.txt", "--scheduler", "tcp://127.0.0.1:9",
                      DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="1s")
     assert_user_error(closed, "cannot reach the Dask scheduler at tcp://127.0.0.1:9", "fix:")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True

@@ -4,7 +4,6 @@ and real git checkouts; and that nothing but the Dask executor imports Dask."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate
+from conftest import alive, assert_user_error, copy_suite, env, isolate
 from isolate.errors import UserError
 from isolate.running.executors.remote import (
     Request, fingerprint, git_head, mismatch, module_files, run_repetition, worker_fingerprint, worker_project,
@@ -80,20 +79,12 @@ def test_a_cancelled_or_timed_out_repetition_has_its_process_killed(
     marks = list(suite.glob("started-*"))
     assert len(marks) in (1, 2)  # the timed-out one may not have reached its test within 1 s
     for mark in marks:
-        assert not _alive(int(mark.name.split("-")[1]))
+        assert not alive(int(mark.name.split("-")[1]))
 
 
 def _wait_for_mark(suite: Path, count: int) -> None:
     while len(list(suite.glob("started-*"))) < count:
         time.sleep(0.02)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_the_fingerprint_covers_the_listed_modules_and_the_configuration(suite: Path) -> None:
