@@ -63,7 +63,8 @@ def _remove_stale_temps(path: Path) -> None:
         return
     for name in names:
         pid_text = name[len(prefix):].split(".", 1)[0]
-        if pid_text.isdigit() and _alive(int(pid_text)):
+        # this process writes one temp at a time, so an older one of its own is stale too
+        if pid_text.isdigit() and int(pid_text) != os.getpid() and process_exists(int(pid_text)):
             continue
         if not pid_text.isdigit():  # an older temp without a pid: gone after an hour
             try:
@@ -77,9 +78,8 @@ def _remove_stale_temps(path: Path) -> None:
             pass
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False  # this process writes one temp at a time; an older one of it is stale
+def process_exists(pid: int) -> bool:
+    """Whether a process with this id exists (one we may not signal exists too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -87,6 +87,11 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError):
         return True
     return True
+
+
+def reject_non_finite(name: str) -> float:
+    """`json.loads(..., parse_constant=reject_non_finite)`: NaN and Infinity are no numbers here."""
+    raise ValueError(f"{name} is not a finite number")
 
 
 def read_text(path: Path, what: str, fix: str) -> str:

@@ -12,8 +12,8 @@ import statistics
 from dataclasses import dataclass, field, replace
 
 from isolate.errors import UserError
+from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import read_history
-from isolate.files import read_text
 from isolate.hunt.journal import Position, journal_since
 from isolate.hunt.store import Hunt, read_steps
 from isolate.running.signature import signature_from_traceback, signatures_match
@@ -138,7 +138,7 @@ def durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
     fix = "fix it, or delete it to weigh every test alike"
     text = read_text(path, "durations file", fix)
     try:
-        known = json.loads(text, parse_constant=_not_finite) if text else {}
+        known = json.loads(text, parse_constant=reject_non_finite) if text else {}
     except ValueError as exc:
         raise UserError(f"{path} is corrupt ({str(exc).splitlines()[0]}); {fix}") from None
     if not isinstance(known, dict):
@@ -191,5 +191,3 @@ def findings(observations: tuple[Observation, ...]) -> tuple[str, ...]:
     if not failed:
         return ()
     return (f"fails on its own: {failed}/{sum(o.count for o in alone)} alone",)
-def _not_finite(name: str) -> float:
-    raise ValueError(f"{name} is not a finite number")

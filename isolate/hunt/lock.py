@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from isolate.errors import UserError
+from isolate.files import process_exists
 
 LOCK = "lock"
 
@@ -36,7 +37,7 @@ class Holder:
         """Running now (on another host: assumed running, since it cannot be checked from here)."""
         if not self.here:
             return bool(self.pid)
-        return bool(self.pid) and self.boot == _boot_id() and _alive(self.pid)
+        return bool(self.pid) and self.boot == _boot_id() and process_exists(self.pid)
 
 
 def holder(directory: Path) -> Holder | None:
@@ -114,13 +115,3 @@ def _boot_id() -> str:
         return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
     except OSError:
         return "-"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -8,7 +8,6 @@ Ctrl-C, `kill -9` or a reboot resumes exactly where it was by reading the journa
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import os
 import signal
@@ -21,7 +20,7 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, findings, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
-from isolate.hunt.journal import Entry, append_journal, read_journal
+from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.settings import search_settings, settings_for
 from isolate.hunt.store import Hunt, step_for
@@ -100,7 +99,8 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         for warning in ev.warnings:
             display.warn(warning)
         problem, observations, dropped = without_hangs(ev, merged.get("timeout"))
-        for note in notes(ev, dropped, bool(merged["any_failure"])):
+        said = notes(ev, dropped, bool(merged["any_failure"]))
+        for note in said:
             if note not in told:
                 told.add(note)
                 display.warn(note)
@@ -120,7 +120,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         if isinstance(answer, Verdict):
             history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                         " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-            answer = replace(answer, evidence=answer.evidence + history + notes(ev, dropped, bool(merged["any_failure"])))
+            answer = replace(answer, evidence=answer.evidence + history + said)
             reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations))
             return Result(hunt, problem, answer, reproducer, data)
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
@@ -136,8 +136,12 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
         runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, query.included))))
     display.step(step, len(query.included), runs, query.reason, problem, observations,
                  leading(problem, observations, settings))
-    _append_line(hunt.path / "queries.jsonl",
-                 {"step": step, "runs": runs, "reason": query.reason, "from": ev.entries})
+    path = hunt.path / "queries.jsonl"
+    try:
+        append_lines(path, [{"step": step, "runs": runs, "reason": query.reason, "from": ev.entries}])
+    except OSError as exc:
+        raise UserError(f"cannot write {path} ({exc.strerror}); free disk space, then run the same"
+                        " command again to resume") from None
 
     def record(outcome: Any) -> None:
         entry = Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
@@ -155,15 +159,6 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     errors = [o for o in outcomes if o.kind == "error"]
     if errors:
         raise UserError(f"step {step} could not run: {errors[0].message}")
-
-
-def _append_line(path: Path, data: dict[str, Any]) -> None:
-    try:
-        with open(path, "a", encoding="utf8") as fp:
-            fp.write(json.dumps(data, sort_keys=True) + "\n")
-    except OSError as exc:
-        raise UserError(f"cannot write {path} ({exc.strerror}); free disk space, then run the same"
-                        " command again to resume") from None
 
 
 def make_runner(hunt: Hunt, scheduler: str | None = None,

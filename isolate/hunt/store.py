@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.files import HUNTS, list_text, read_list, read_text, write_atomic
+from isolate.files import HUNTS, list_text, read_list, read_text, reject_non_finite, write_atomic
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _TAIL = 60
@@ -175,17 +175,13 @@ def load_settings(settings_file: Path) -> dict[str, Any]:
     except OSError as exc:
         raise UserError(f"cannot read {settings_file} ({exc.strerror}); {fix}") from None
     try:
-        settings = json.loads(data.decode("utf8"), parse_constant=_no_constant)
+        settings = json.loads(data.decode("utf8"), parse_constant=reject_non_finite)
     except ValueError as exc:  # UnicodeDecodeError and non-finite numbers included
         raise UserError(f"{settings_file} is corrupt ({str(exc).splitlines()[0]}); {fix}") from None
     problem = _settings_problem(settings)
     if problem:
         raise UserError(f"{settings_file} is corrupt ({problem}); {fix}")
     return dict(settings)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a finite number")
 
 
 _NUMBERS = {"confidence", "step_budget", "time_budget", "timeout"}  # finite, > 0

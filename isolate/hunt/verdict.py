@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.files import list_text, read_text, write_atomic
+from isolate.files import list_text, read_text, reject_non_finite, write_atomic
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
@@ -88,7 +88,7 @@ def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
         return None
     text = read_text(path, "the verdict", fix)
     try:
-        data = json.loads(text, parse_constant=_not_finite)
+        data = json.loads(text, parse_constant=reject_non_finite)
     except ValueError as exc:
         raise UserError(f"{path} is corrupt ({str(exc).splitlines()[0]}); {fix}") from None
     problem = _verdict_problem(data)
@@ -110,7 +110,3 @@ def _verdict_problem(data: Any) -> str:
     if not isinstance(culprits, list) or not all(isinstance(c, str) for c in culprits):
         return "culprits is not a list of test ids"
     return ""
-
-
-def _not_finite(name: str) -> float:
-    raise ValueError(f"{name} is not a finite number")
