@@ -7,6 +7,11 @@ median and p95 runs and test-seconds, and costs as ratios to the lower bound.
 
     python benchmarks/search_benchmark.py                   # full grid, 2 jobs
     python benchmarks/search_benchmark.py --grid reduced --trials 20
+    python benchmarks/search_benchmark.py --grid multi      # several causes (issue 16)
+
+For scenarios with several causes, runs/LB is against the noiseless adaptive group-testing
+bound d*log2(N/d) for the trial's d causes, and "scan" is iDFlakies' one-by-one scan (each
+predecessor alone before the victim, repeated to see the weakest true rate at 0.99: an oracle).
 
 Standard library only (plus the isolate package).
 """
@@ -25,8 +30,9 @@ from dataclasses import dataclass
 from isolate.search.strategies import manual
 from isolate.search.plan import fano_runs, none_runs
 from isolate.search.posterior import RatePrior
-from isolate.search.model import Settings
+from isolate.search.model import Observation, Query, Settings, runs_for
 from isolate.search.simulate import (
+    MULTI_SCENARIOS,
     SCENARIOS,
     Suite,
     Trial,
@@ -44,10 +50,14 @@ REDUCED = {
     50: ("single p=1", "single p=0.2", "single p=1/30", "pair p=0.5", "none q=0.05"),
     300: ("single p=0.5", "none q=0.05"),
 }
+MULTI_NS = (50, 300)
 STRATEGIES = ("isolate", "manual-95/step", "manual-95", "manual-99", "halving", "ddmin")
+MULTI_STRATEGIES = ("isolate", "isolate-first", "single", "scan")
 # What the runs gap to the Fano bound is made of (not in the default table; --strategies):
 # isolate told there is no "none" hypothesis; and also no pairs, q = 0 and p >= 3/4 of its true value.
 ABLATIONS = ("isolate-no-none", "isolate-known")
+# isolate-first: stop at the first cause (--further 0); single: the single-cause search of
+# strategies/bayesian.py (for several causes: round after round, as model.without describes)
 
 
 def settings_for(strategy: str, suite: Suite) -> Settings:
@@ -56,6 +66,12 @@ def settings_for(strategy: str, suite: Suite) -> Settings:
     rate = suite.truth.fail_probability(full) or suite.truth.background or 1e-3
     budget = 400_000
     if strategy == "isolate":
+        return Settings(confidence=CONFIDENCE, max_runs=budget)
+    if strategy == "isolate-first":
+        return Settings(confidence=CONFIDENCE, max_runs=budget, further=0.0)
+    if strategy == "single":  # capped: with several causes its rounds can stall for good
+        return Settings(confidence=CONFIDENCE, max_runs=5_000, strategy="single")
+    if strategy == "scan":
         return Settings(confidence=CONFIDENCE, max_runs=budget)
     if strategy == "isolate-no-none":
         return Settings(confidence=CONFIDENCE, max_runs=budget, prior_none=1e-9)
@@ -124,6 +140,35 @@ class Result:
     trial: Trial
     fixed_cost: float  # start-up + victim of that suite (for the seconds bound)
     cpu: float  # seconds of CPU the trial took (simulation and search)
+    bound: float  # the runs lower bound of this trial's suite
+
+
+def scan(suite: Suite, rng: random.Random) -> Trial:
+    """iDFlakies' one-by-one scan: each predecessor alone before the victim, as many times as
+    shows the weakest true cause's rate at CONFIDENCE; every test whose runs failed is named."""
+    rate = min((c.rate for c in suite.truth.causes), default=1.0)
+    reps = runs_for(CONFIDENCE, rate)
+    named: set[int] = set()
+    runs = 0
+    seconds = 0.0
+    for i in range(len(suite.problem.predecessors)):
+        obs: list[Observation] = simulate_query(suite, Query((i,), reps, "scan", until_failure=True), rng)
+        runs += sum(o.count for o in obs)
+        seconds += sum(o.seconds for o in obs)
+        if any(o.failed for o in obs):
+            named.add(i)
+    kind = "polluter" if named else "fails-alone"
+    cs = frozenset(named)
+    return Trial(kind, cs, 0.0, judge(suite.truth, kind, cs), runs, seconds, 0)
+
+
+def bound_for(name: str, suite: Suite) -> float:
+    """Fano / Wald for the single-cause grid; the group-testing bound d*log2(N/d) for several."""
+    n = len(suite.problem.predecessors)
+    if name in MULTI_SCENARIOS:
+        d = len(suite.truth.causes)
+        return d * math.log2(n / d)
+    return lower_bound(name, n)
 
 
 def run_task(task: Task) -> Result:
@@ -138,11 +183,13 @@ def run_task(task: Task) -> Result:
         cs = frozenset(verdict.culprits)
         t = Trial(verdict.kind, cs, verdict.confidence, judge(suite.truth, verdict.kind, cs),
                   verdict.runs, verdict.seconds, 0)
-    elif is_multi(task.name):
-        t = hunt_all(suite, st, run_rng)
+    elif task.strategy == "scan":
+        t = scan(suite, run_rng)
+    elif is_multi(task.name) and task.strategy not in ("isolate", "isolate-first"):
+        t = hunt_all(suite, st, run_rng, max_culprits=2 if task.name.startswith("two") else 50)
     else:
         t = trial(suite, st, run_rng)
-    return Result(task, t, fixed, time.process_time() - start)
+    return Result(task, t, fixed, time.process_time() - start, bound_for(task.name, suite))
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -166,14 +213,17 @@ def table(results: list[Result]) -> str:
     for r in results:
         groups.setdefault((r.task.name, r.task.n, r.task.strategy), []).append(r)
     manual99: dict[tuple[str, int], float] = {}
+    scans: dict[tuple[str, int], float] = {}
     for (name, n, strat), rs in groups.items():
         if strat == "manual-99":
             manual99[(name, n)] = statistics.median(x.trial.seconds for x in rs)
+        if strat == "scan":
+            scans[(name, n)] = statistics.median(float(x.trial.runs) for x in rs)
     head = ("| scenario | N | strategy | trials | accuracy | claimed>=0.99: right | runs med | "
-            "runs p95 | runs/LB | seconds med | seconds p95 | s/LB | s/manual-99 |")
-    lines = [head, "|" + "---|" * 13]
-    order = {s: i for i, s in enumerate(SCENARIOS)}
-    sorder = {s: i for i, s in enumerate(STRATEGIES + ABLATIONS)}
+            "runs p95 | runs/LB | seconds med | seconds p95 | s/LB | s/manual-99 | runs/scan |")
+    lines = [head, "|" + "---|" * 14]
+    order = {s: i for i, s in enumerate(SCENARIOS + MULTI_SCENARIOS)}
+    sorder = {s: i for i, s in enumerate(STRATEGIES + MULTI_STRATEGIES + ABLATIONS)}
     for key in sorted(groups, key=lambda k: (k[1], order.get(k[0], 99), sorder.get(k[2], 99))):
         name, n, strat = key
         rs = groups[key]
@@ -183,17 +233,19 @@ def table(results: list[Result]) -> str:
         cal = (f"{sum(t.correct for t in claimed)}/{len(claimed)}" if claimed else "-")
         runs = [float(t.runs) for t in ts]
         secs = [t.seconds for t in ts]
-        lb = lower_bound(name, n)
+        lb = statistics.mean(r.bound for r in rs)
         lb_secs = lb * statistics.mean(r.fixed_cost for r in rs)
         rmed = statistics.median(runs)
         smed = statistics.median(secs)
         m99 = manual99.get((name, n), math.nan)
+        sc = scans.get((name, n), math.nan)
         lines.append(
             f"| {name} | {n} | {strat} | {len(ts)} | {acc:.0%} | {cal} | {fmt(rmed)} | "
             f"{fmt(pct(runs, 0.95))} | {fmt(rmed / lb, 2) if lb == lb and lb > 0 else '-'} | "
             f"{fmt(smed)} | {fmt(pct(secs, 0.95))} | "
             f"{fmt(smed / lb_secs, 1) if lb == lb and lb > 0 else '-'} | "
-            f"{fmt(smed / m99, 2) if m99 == m99 and m99 > 0 else '-'} |"
+            f"{fmt(smed / m99, 2) if m99 == m99 and m99 > 0 else '-'} | "
+            f"{fmt(rmed / sc, 2) if sc == sc and sc > 0 else '-'} |"
         )
     return "\n".join(lines)
 
@@ -211,20 +263,25 @@ def dearest(results: list[Result], most: int = 5) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--grid", choices=("full", "reduced"), default="full")
+    ap.add_argument("--grid", choices=("full", "reduced", "multi"), default="full")
     ap.add_argument("--trials", type=int, default=40, help="trials per cell (fewer for slow cells)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    ap.add_argument("--strategies", default="", help="default: the grid's (multi: "
+                    + ",".join(MULTI_STRATEGIES) + "; else " + ",".join(STRATEGIES) + ")")
     ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
     ap.add_argument("--ns", default="", help="comma-separated subset of N")
     args = ap.parse_args(argv)
-    strategies = [s for s in args.strategies.split(",") if s]
-    unknown = set(strategies) - set(STRATEGIES) - set(ABLATIONS)
+    default = MULTI_STRATEGIES if args.grid == "multi" else STRATEGIES
+    strategies = [s for s in (args.strategies or ",".join(default)).split(",") if s]
+    known = STRATEGIES + MULTI_STRATEGIES + ABLATIONS
+    unknown = set(strategies) - set(known)
     if unknown:
-        ap.error(f"unknown strategies {sorted(unknown)}; choose from {', '.join(STRATEGIES + ABLATIONS)}")
+        ap.error(f"unknown strategies {sorted(unknown)}; choose from {', '.join(dict.fromkeys(known))}")
     if args.grid == "full":
         cells = [(name, n) for n in FULL_NS for name in SCENARIOS]
+    elif args.grid == "multi":
+        cells = [(name, n) for n in MULTI_NS for name in MULTI_SCENARIOS]
     else:
         cells = [(name, n) for n, names in REDUCED.items() for name in names]
     if args.scenarios:

@@ -184,7 +184,10 @@ class Duration(click.ParamType):
 @click.option("--max-runs", type=click.IntRange(min=1), help="Most repetitions for the whole hunt.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: number of CPUs).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per repetition (default: generous, from the recorded durations).")
-@click.option("--strategy", type=click.Choice(["isolate", "manual"]), help="isolate (Bayesian, default) or manual (the halving recipe).")
+@click.option("--strategy", type=click.Choice(["isolate", "single", "manual"]),
+              help="isolate (every cause, Bayesian; default), single (one cause only) or manual (the halving recipe).")
+@click.option("--further", type=click.FloatRange(0, 1), metavar="FRACTION",
+              help="After each cause, rule out further causes down to this fraction of its rate (default 0.2; 0: stop at the first).")
 @click.option("--fork-server", is_flag=True, default=None, help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
@@ -203,7 +206,7 @@ class Duration(click.ParamType):
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
-           fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
+           further: float | None, fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
            history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
            run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
            quiet: bool, as_json: bool) -> None:
@@ -221,7 +224,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     hunt = open_hunt(test, run_spec, worker, repo)
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
-               "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
+               "further": further, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
                "any_failure": any_failure, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
                "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,

@@ -107,7 +107,7 @@ def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
     """The stored runs kept in `history.jsonl` as observations over the hunt's candidates (for
     the Bayesian search, unless the hunt switched history off). They take no test time."""
     search = hunt.settings.get("search", {})
-    if not search.get("history", True) or search.get("strategy", "isolate") != "isolate":
+    if not search.get("history", True) or search.get("strategy", "isolate") == "manual":
         return ()
     expected = signature_from_traceback(hunt.failure())
     any_failure = bool(search.get("any_failure")) or expected is None

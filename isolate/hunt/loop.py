@@ -27,9 +27,8 @@ from isolate.hunt.store import Hunt, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
-from isolate.search.decide import decide
+from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
-from isolate.search.strategies.bayesian import leading
 
 
 class Interrupted(Exception):
@@ -76,7 +75,7 @@ def hunt_loop(
 
 def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
     """Read the stored runs not read yet into the hunt's history (see isolate.hunt.history)."""
-    if not merged["history"] or merged["strategy"] != "isolate":
+    if not merged["history"] or merged["strategy"] == "manual":
         return
     added, kept = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
     if kept:
@@ -132,7 +131,7 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     ids = tuple(problem.predecessors[i] for i in query.included) + (problem.victim,)
     step = step_for(hunt, ids, dict(ev.steps))
     runs = query.runs
-    if merged["step_budget"] and merged["strategy"] == "isolate":
+    if merged["step_budget"] and merged["strategy"] != "manual":
         runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, query.included))))
     display.step(step, len(query.included), runs, query.reason, problem, observations,
                  leading(problem, observations, settings))

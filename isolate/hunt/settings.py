@@ -22,6 +22,7 @@ DEFAULTS: dict[str, Any] = {
     "jobs": None,
     "timeout": None,
     "strategy": "isolate",
+    "further": 0.2,  # after each cause, rule out further ones down to this fraction of its rate
     "mode": "fresh",
     "any_failure": False,
     "pytest_args": [],
@@ -43,8 +44,8 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
         if value is not None:
             stored[key] = value
     merged = {**DEFAULTS, **stored}
-    if merged["strategy"] not in ("isolate", "manual"):
-        raise UserError(f"--strategy {merged['strategy']!r} is unknown; use isolate or manual")
+    if merged["strategy"] not in ("isolate", "single", "manual"):
+        raise UserError(f"--strategy {merged['strategy']!r} is unknown; use isolate, single or manual")
     if merged["pytest_args"] and (kind := project_kind(hunt)) != "pytest":
         raise UserError(f"--pytest-arg given but the hunt for {hunt.victim} runs a {kind} "
                         "project; fix: drop --pytest-arg")
@@ -65,6 +66,7 @@ def search_settings(merged: dict[str, Any], jobs: int) -> Settings:
         # runs in parallel jobs overlap, so a wall-clock budget buys `jobs` times its test seconds
         max_seconds=None if time_budget is None else float(time_budget) * jobs,
         strategy=merged["strategy"],
+        further=float(merged["further"]),
     )
 
 

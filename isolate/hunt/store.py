@@ -186,7 +186,7 @@ def load_settings(settings_file: Path) -> dict[str, Any]:
 
 _NUMBERS = {"confidence", "step_budget", "time_budget", "timeout"}  # finite, > 0
 _COUNTS = {"max_runs", "jobs"}  # integers >= 1
-_CHOICES = {"strategy": ("isolate", "manual"), "mode": ("fresh", "fork")}
+_CHOICES = {"strategy": ("isolate", "single", "manual"), "mode": ("fresh", "fork")}
 
 
 def _settings_problem(settings: Any) -> str:
@@ -221,6 +221,8 @@ def search_problem(search: dict[str, Any], prefix: str) -> str:
             return f"{name} {value!r} is not a whole number >= 1"
         if key in _CHOICES and value not in _CHOICES[key]:
             return f"{name} {value!r} is not one of {', '.join(_CHOICES[key])}"
+        if key == "further" and (type(value) not in (int, float) or not 0 <= value <= 1):
+            return f"{name} {value!r} is not a number in [0, 1]"
         if key == "any_failure" and type(value) is not bool:
             return f"{name} {value!r} is not true or false"
         if key == "pytest_args" and (not isinstance(value, list) or not all(isinstance(a, str) for a in value)):

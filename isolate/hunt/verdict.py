@@ -35,6 +35,12 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "seconds": round(verdict.seconds if seconds is None else seconds, 3),
         "test_seconds": round(verdict.seconds if test_seconds is None else test_seconds, 3),
         "evidence": list(verdict.evidence),
+        "causes": [
+            {"scope": c.scope, "name": c.name, "tests": [problem.predecessors[i] for i in c.tests],
+             "rate": round(c.rate, 6), "confidence": round(c.confidence, 6), "evidence": list(c.evidence)}
+            for c in verdict.causes
+        ],
+        "stop": verdict.stop,
         "alternatives": [
             {"culprits": [problem.predecessors[i] for i in c], "probability": round(p, 6)}
             for c, p in verdict.alternatives

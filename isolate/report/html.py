@@ -29,6 +29,7 @@ from isolate.hunt.store import Hunt
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, step_runs
 from isolate.report.verdict import HEADLINE, duration
+from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
 
@@ -158,6 +159,8 @@ def _lines(problem: Problem, observations: Sequence[Observation], counted: list[
         return (), None
     tracked: list[tuple[int, ...]] = []
     index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
+    if settings.strategy == "isolate":
+        return _cause_lines(problem, observations, counted, xs, settings, verdict, index)
     if verdict is not None and verdict.get("verdict") in ("polluter", "fails-alone", "undecided"):
         for names in [verdict.get("culprits", []), *(a.get("culprits", []) for a in verdict.get("alternatives", []))]:
             if all(name in index for name in names):
@@ -178,6 +181,37 @@ def _lines(problem: Problem, observations: Sequence[Observation], counted: list[
             values[c].append((x, chance(*got, c)))
     names = [" + ".join(problem.predecessors[i] for i in c) if c else "fails on its own" for c in tracked]
     return tuple(Line(c, name, tuple(values[c])) for c, name in zip(tracked, names)), first
+
+
+def _cause_lines(problem: Problem, observations: Sequence[Observation], counted: list[int], xs: list[int],
+                 settings: Settings, verdict: dict[str, Any] | None, index: dict[str, int]
+                 ) -> tuple[tuple[Line, ...], int | None]:
+    """The several-causes search's view over the runs: for each cause of the verdict (or answer
+    leading now), its probability after every run: the round's posterior while it was being
+    searched, its confidence once confirmed (search.decide.leading)."""
+    tracked: list[tuple[tuple[int, ...], str]] = []
+    for cause in (verdict or {}).get("causes") or []:
+        tests = [index[name] for name in cause.get("tests", []) if name in index]
+        if tests:
+            tracked.append((tuple(sorted(tests)), str(cause.get("name"))))
+    if not tracked:
+        now = leading(problem, observations, settings)
+        tracked = [(a.culprits, " + ".join(problem.predecessors[i] for i in a.culprits) or "fails on its own")
+                   for a in now]
+    tracked = list(dict.fromkeys(tracked))[:len(COLOURS)]
+    if not tracked:
+        return (), None
+    values: dict[tuple[int, ...], list[tuple[int, float]]] = {c: [] for c, _ in tracked}
+    first = next((e for e in range(1, len(counted))
+                  if any(o.failed for o in observations[:counted[e]])), None)
+    for x in xs:
+        if first is None or x < first:
+            continue
+        top = leading(problem, observations[:counted[x]], settings)
+        for c, _ in tracked:
+            inside = [a.probability for a in top if a.culprits == c or (a.culprits and set(a.culprits) <= set(c))]
+            values[c].append((x, max(inside, default=0.0)))
+    return tuple(Line(c, name, tuple(values[c])) for c, name in tracked), first
 
 
 def cause_counts(ev: Evidence, culprits: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -288,6 +322,13 @@ def _header(p: Page) -> str:
         culprits = v.get("culprits") or []
         out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(HEADLINE.get(kind, kind))}</b>'
                    f' — confidence <b id="confidence">{float(v.get("confidence", 0)):.3f}</b></p>')
+        causes = v.get("causes") or []
+        if causes:
+            label = "cause" if len(causes) == 1 else f"{len(causes)} causes, each enough on its own"
+            out.append(f"<p>{e(label)}: " + ", ".join(
+                f'<code class="id culprit">{e_id(c.get("name", ""))}</code> ({e(c.get("scope", ""))})'
+                for c in causes) + "</p>")
+            culprits = []
         if culprits:
             label = "culprit" if len(culprits) == 1 else "culprits, all needed together"
             if kind == "undecided":
@@ -446,7 +487,19 @@ def _evidence_section(p: Page) -> str:
     out = ['<section id="evidence"><h2>Evidence per cause</h2>']
     index = {test_id: i for i, test_id in enumerate(p.problem.predecessors)}
     rows: list[tuple[tuple[int, ...], float | None]] = []
-    if v is not None and v.get("verdict") in ("polluter", "fails-alone", "undecided"):
+    if v is not None and v.get("causes"):
+        out.append('<table id="cause-table"><thead><tr><th>cause</th><th>scope</th><th class="num">confidence</th>'
+                   '<th class="num">rate</th><th>its evidence</th></tr></thead><tbody>')
+        for k, c in enumerate(v["causes"]):
+            members = "".join(f'<br><code class="id">{e_id(t)}</code>' for t in c.get("tests", [])
+                              if c.get("scope") in ("class", "module"))
+            lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
+            out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(c.get("name", ""))}'
+                       f'{members}</td><td>{e(c.get("scope", ""))}</td>'
+                       f'<td class="num">{float(c.get("confidence", 0)):.3f}</td>'
+                       f'<td class="num">{float(c.get("rate", 0)):.3g}</td><td>{lines}</td></tr>')
+        out.append("</tbody></table>")
+    elif v is not None and v.get("verdict") in ("polluter", "fails-alone", "undecided"):
         candidates = [(v.get("culprits", []), v.get("confidence")),
                       *((a.get("culprits", []), a.get("probability")) for a in v.get("alternatives", []))]
         for names, prob in candidates:
@@ -455,7 +508,7 @@ def _evidence_section(p: Page) -> str:
     else:
         for line in p.lines:
             rows.append((line.culprits, line.points[-1][1] if line.points else None))
-    if rows:
+    if rows and not (v is not None and v.get("causes")):
         out.append('<table id="cause-table"><thead><tr><th>cause</th><th class="num">probability</th>'
                    '<th class="num">fails with it before the victim</th><th class="num">fails without it</th>'
                    "</tr></thead><tbody>")

@@ -18,7 +18,7 @@ from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.model import Settings
 from isolate.search.posterior import Answer
-from isolate.search.strategies.bayesian import leading
+from isolate.search.decide import leading
 
 
 @dataclass(frozen=True)

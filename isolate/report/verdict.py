@@ -26,6 +26,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     earlier runs rather than new ones."""
     lines = [f"{problem.victim}", f"  {HEADLINE[verdict.kind]} — confidence {verdict.confidence:.3f}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
+    if verdict.causes:
+        lines.extend(_causes(problem, verdict))
+        culprits = []
     if culprits:
         label = "culprit" if len(culprits) == 1 else "culprits (all needed together)"
         if verdict.kind == "undecided":
@@ -33,7 +36,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.append(f"  {label}:")
         lines.extend(f"    {c}" for c in culprits)
     lines.append("  evidence:")
-    lines.extend(f"    {line}" for line in verdict.evidence)
+    said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
+    lines.extend(f"    {line}" for line in verdict.evidence if line not in said)
     if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
@@ -49,6 +53,24 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         if kind == "stestr":
             lines.append(f"         or: stestr run --serial --load-list {shown}")
     return "\n".join(lines)
+
+
+SCOPES = {"test": "test", "pair": "pair (both needed)", "class": "class: any of its tests",
+          "module": "module: any of its tests"}
+
+
+def _causes(problem: Problem, verdict: Verdict) -> list[str]:
+    """Each cause: what it is, its members, its own evidence."""
+    n = len(verdict.causes)
+    out = [f"  {'cause' if n == 1 else f'{n} causes, each enough on its own'}:"]
+    for k, c in enumerate(verdict.causes, 1):
+        out.append(f"    {k}. {c.name}  [{SCOPES.get(c.scope, c.scope)}; rate {c.rate:.3g}, confidence {c.confidence:.3f}]")
+        if c.scope in ("class", "module"):
+            out.extend(f"         {problem.predecessors[i]}" for i in c.tests)
+        out.extend(f"         {line}" for line in c.evidence[:-1])
+    if verdict.stop:
+        out.append(f"  stopped: {verdict.stop}")
+    return out
 
 
 def _short(test_id: str) -> str:

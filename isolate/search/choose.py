@@ -189,11 +189,11 @@ def choose(
             chosen.extend(sorted_members[c][:kk])
         included = tuple(sorted(chosen))
     acts = _activations(cl, _cells_in(cells, included))
-    runs = _spread_runs(acts, settings, runs_so_far, batch)
+    runs = spread_runs(acts, settings, runs_so_far, batch)
     if alone:  # verifying: no more passes than would carry the leader to the target
         lead = best[0]
         active = bool(lead.culprits) and set(lead.culprits) <= set(included)
-        enough = _passes_to_target(acts, lead.probability, lead.p if active else lead.q,
+        enough = passes_to_target(acts, lead.probability, lead.p if active else lead.q,
                                    settings.confidence, runs)
         runs = round_batch(enough, batch)
     return Query(included, runs, _reason(problem, included, mass, cost, mi))
@@ -258,7 +258,7 @@ def _activations(cl: _Classes, frac: dict[int, float]) -> list[tuple[float, floa
     return acts
 
 
-def _passes_to_target(acts: list[tuple[float, float]], w: float, r: float, target: float,
+def passes_to_target(acts: list[tuple[float, float]], w: float, r: float, target: float,
                       cap: int) -> int:
     """The fewest passes (at most `cap`) after which the leader (mass w, predicted rate r)
     would hold `target` of the posterior; `cap` if it would not get there.  Rates are the
@@ -297,7 +297,7 @@ def _cells_in(cells: Cells, included: tuple[int, ...]) -> dict[int, float]:
     return frac
 
 
-def _spread_runs(
+def spread_runs(
     acts: list[tuple[float, float]], settings: Settings, runs_so_far: int, batch: int
 ) -> int:
     """Repeat the query until passes alone would move the posterior by about `replan` in

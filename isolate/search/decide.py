@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
-from isolate.search.strategies import bayesian, manual
+from isolate.search.posterior import Answer
+from isolate.search.strategies import bayesian, causes, manual
 
 STRATEGIES: dict[str, Strategy] = {
-    "isolate": bayesian.decide,
+    "isolate": causes.decide,
+    "single": bayesian.decide,
     "manual": manual.decide,
     "halving": manual.decide,
     "ddmin": manual.decide,
@@ -34,3 +36,12 @@ def decide(
     if strategy is None:
         raise ValueError(f"unknown strategy {settings.strategy!r}")
     return strategy(problem, observations, settings, batch=batch)
+
+
+def leading(problem: Problem, observations: Sequence[Observation], settings: Settings = Settings()
+            ) -> tuple[Answer, ...]:
+    """The most probable answers now, for progress and status (empty before the first failure).
+    The peers' strategies keep no posterior: their hunts are ranked by the single-cause one."""
+    if settings.strategy == "isolate":
+        return causes.leading(problem, observations, settings)
+    return bayesian.leading(problem, observations, settings)

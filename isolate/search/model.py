@@ -54,7 +54,7 @@ class Settings:
     confidence: float = 0.99
     max_runs: int | None = None
     max_seconds: float | None = None
-    strategy: str = "isolate"  # "isolate" | "manual" | "halving" | "ddmin"
+    strategy: str = "isolate"  # "isolate" | "single" | "manual" | "halving" | "ddmin"
     # manual recipe (also used by ddmin for its reruns)
     step_confidence: float = 0.95  # per step: runs n = ln(1-c)/ln(1-p)
     step_runs: int | None = None  # explicit n, overrides step_confidence
@@ -70,6 +70,9 @@ class Settings:
     verify_from: float = 0.5  # leader's probability from which queries test it (Chernoff)
     replan: float = 0.25  # runs per query: until the posterior would move this much
     reproduce_runs: int | None = None  # no-failure cap; default from rates.p_min
+    # several causes: after each cause, rule out further causes down to this fraction of the
+    # weakest rate found before stopping; 0 stops at the first cause
+    further: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,25 @@ class Query:
 
 
 @dataclass(frozen=True)
+class FoundCause:
+    """One cause the hunt named and confirmed.  scope: "test" | "pair" | "class" | "module";
+    `tests` are predecessor indices: the test, the pair, or every listed member of the scope
+    (any one of which switches it on)."""
+
+    scope: str
+    name: str
+    tests: tuple[int, ...]
+    rate: float
+    confidence: float
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Verdict:
-    """The answer.  kind: "polluter" | "fails-alone" | "not-reproduced" | "undecided"."""
+    """The answer.  kind: "polluter" | "fails-alone" | "not-reproduced" | "undecided".
+
+    `culprits` is the union of the tests of all `causes` (a single-cause strategy names one
+    cause and leaves `causes` empty); `stop` says why the search stopped looking for more."""
 
     kind: str
     culprits: tuple[int, ...]
@@ -100,6 +120,8 @@ class Verdict:
     runs: int
     seconds: float
     alternatives: tuple[tuple[tuple[int, ...], float], ...] = ()
+    causes: tuple[FoundCause, ...] = ()
+    stop: str = ""
 
 
 # ---------------------------------------------------------------------------

@@ -73,13 +73,31 @@ def lognormal_durations(rng: random.Random, n: int, median: float = 0.2, sigma: 
 
 
 def make_problem(n: int, durations: tuple[float, ...], victim_duration: float, startup: float) -> Problem:
+    """Predecessor ids shaped like a unittest suite's (`tests.test_mod02.TestC07.test_0042`):
+    see class_layout for the classes and modules."""
+    names = []
+    for i, (m, c) in enumerate(class_layout(n)):
+        names.append(f"tests.test_mod{m:02d}.TestC{c:03d}.test_{i:04d}")
     return Problem(
-        predecessors=tuple(f"tests.test_{i:04d}" for i in range(n)),
-        victim="tests.test_victim",
+        predecessors=tuple(names),
+        victim="tests.test_victim.TestVictim.test_victim",
         durations=durations,
         victim_duration=victim_duration,
         startup=startup,
     )
+
+
+def class_layout(n: int) -> list[tuple[int, int]]:
+    """(module, class) of each of n tests in recorded order: classes of 3 to 8 consecutive tests,
+    three classes a module.  Drawn from its own generator seeded by n, so a scenario's other
+    draws do not depend on it."""
+    rng = random.Random(f"layout|{n}")
+    out: list[tuple[int, int]] = []
+    c = 0
+    while len(out) < n:
+        out.extend([(c // 3, c)] * rng.randint(3, 8))
+        c += 1
+    return out[:n]
 
 
 # ---------------------------------------------------------------------------
@@ -232,6 +250,14 @@ SCENARIOS: tuple[str, ...] = (
     "none q=0.003", "none q=0.01", "none q=0.05",
     "single p=0.2 q=0.01", "cleaner p=0.5", "cumulative 8x",
 )
+# Several causes at once (issue 16): a class fixture (a class of 4 to 8 tests, any of which
+# pollutes), a module (every test of a module of several classes: import-time state), and k
+# independent polluters.
+MULTI_SCENARIOS: tuple[str, ...] = (
+    "class p=1", "class p=0.5", "module p=1",
+    "multi k=2 p=1", "multi k=3 p=1", "multi k=7 p=1",
+    "multi k=2 p=0.5+0.1", "multi k=3 p=1+0.5+0.1", "multi k=7 p=0.5",
+)
 
 
 def _rate(text: str) -> float:
@@ -307,9 +333,35 @@ def scenario(name: str, n: int, rng: random.Random) -> Suite:
             return causes, frozenset(members), (frozenset(members),)
 
         return make_suite(rng, n, leak)
+    if kind in ("class", "module"):
+        p = _rate(params["p"])
+        layout = class_layout(n)
+        level = 1 if kind == "class" else 0
+        groups: dict[int, list[int]] = {}
+        for i, key in enumerate(layout):
+            groups.setdefault(key[level], []).append(i)
+        fits = sorted(g for g, members in groups.items()
+                      if (4 <= len(members) <= 8 if kind == "class"
+                          else len({layout[i][1] for i in members}) >= 2))
+
+        def scope(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            members = groups[r.choice(fits)]
+            return tuple(Cause(frozenset({i}), p) for i in members), frozenset(members), ()
+
+        return make_suite(rng, n, scope)
+    if kind == "multi":
+        k = int(params["k"])
+        rates = [_rate(x) for x in params["p"].split("+")]
+        rates = (rates * k)[:k] if len(rates) < k else rates
+
+        def several(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            members = r.sample(range(n), min(k, n))
+            return tuple(Cause(frozenset({i}), p) for i, p in zip(members, rates)), frozenset(members), ()
+
+        return make_suite(rng, n, several)
     raise ValueError(f"unknown scenario {name!r}")
 
 
 def is_multi(name: str) -> bool:
-    """Scenarios whose answer needs several rounds (independent polluters)."""
-    return name.startswith("two")
+    """Scenarios whose answer has several causes (a single-cause search needs several rounds)."""
+    return name.startswith(("two", "class", "module", "multi"))

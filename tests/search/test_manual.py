@@ -40,7 +40,7 @@ def test_manual_recipe_reproduces_the_recipe_exactly() -> None:
         ((4,), 3),  # passes -> switch
     ]
     assert v.kind == "polluter" and v.culprits == (5,)
-    assert v.evidence[0].startswith("fails 2/2 with tests.test_0005 before it, 0/9")
+    assert v.evidence[0].startswith("fails 2/2 with tests.test_mod00.TestC000.test_0005 before it, 0/9")
 
 
 def test_runs_per_step_follow_the_confidence_formula() -> None:

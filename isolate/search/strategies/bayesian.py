@@ -1,5 +1,6 @@
-"""The Bayesian strategy ("isolate"): reproduce, then query for the most information per
-second until one answer reaches the target confidence, and confirm it by intervention.
+"""The single-cause Bayesian strategy ("single", and the second step of each round of
+"isolate"): reproduce, then query for the most information per second until one answer (one
+test, a pair, or none) reaches the target confidence, and confirm it by intervention.
 
 posterior.py holds the statistics, choose.py the choice of the next list; this module is the
 stopping rule: when the evidence is a verdict, and which verdict.

@@ -1,0 +1,38 @@
+"""Where a test lives: its class and its module, read from the test id alone.
+
+unittest ids are `package.module.Class.test_method` (a scenario or parameter suffix in
+parentheses may follow); pytest node ids are `path/file.py::Class::test_function[param]` or
+`path/file.py::test_function`.  A class (`setUpClass`, class attributes) or a module
+(`setUpModule`, import-time side effects) can pollute as a whole: any of its tests switches it
+on.  Pure: strings in, strings out.
+"""
+
+from __future__ import annotations
+
+
+def _strip_parameters(test_id: str) -> str:
+    """`a.B.test(x.y)` -> `a.B.test`, `f.py::t[1.5]` -> `f.py::t`: parameters may hold dots."""
+    for open_, close in (("(", ")"), ("[", "]")):
+        if test_id.endswith(close) and open_ in test_id:
+            return test_id[: test_id.index(open_)]
+    return test_id
+
+
+def class_of(test_id: str) -> str | None:
+    """The class a test belongs to, as a dotted (unittest) or `::` (pytest) name; None for a
+    pytest function outside any class, or an id too short to hold a class."""
+    base = _strip_parameters(test_id)
+    if "::" in base:
+        parts = base.split("::")
+        return "::".join(parts[:-1]) if len(parts) >= 3 else None
+    parts = base.split(".")
+    return ".".join(parts[:-1]) if len(parts) >= 3 else None
+
+
+def module_of(test_id: str) -> str | None:
+    """The module (pytest: the file) a test belongs to; None when the id names none."""
+    base = _strip_parameters(test_id)
+    if "::" in base:
+        return base.split("::")[0]
+    parts = base.split(".")
+    return ".".join(parts[:-2]) if len(parts) >= 3 else None

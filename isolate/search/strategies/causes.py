@@ -1,0 +1,431 @@
+"""The default strategy ("isolate"): name every cause, one after another.
+
+The model is noisy group testing with an unknown number of causes: a list S fails with
+1 - (1 - q) * prod(1 - p_c) over the causes c that S switches on; a cause is a test, a pair (both
+needed), or a class or module (any of its tests switches it on).  Searching that space directly
+is exponential, so the hunt peels causes off in rounds, each round exact for its own question:
+
+1. where along a chain of the remaining predecessors the lists first start to fail
+   (threshold.py: valid however many causes there are, because pollution is monotone);
+2. which cause completes there: the single/pair search (bayesian.py) on that prefix alone, where
+   exactly one cause is complete, confirmed by intervention (its tests alone before the victim
+   fail);
+3. the cause's tests leave the list, the runs without them stay evidence, and the next round
+   asks again, until the lists without every cause found fail no more than the background
+   ("no further cause ...") or the budget runs out ("more may remain ...").
+
+A class or module all of whose listed tests turn out to be causes is reported as one cause of
+that scope.  decide() replays the rounds from the observations alone, so it stays a pure
+function of the journal: a resumed hunt continues identically.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from isolate.search import threshold
+from isolate.search.model import (
+    FoundCause,
+    Observation,
+    Problem,
+    Query,
+    Settings,
+    Verdict,
+    budget_left,
+    carry_over,
+    evidence_lines,
+    fit_runs,
+    label,
+    round_batch,
+    run_cost,
+    runs_for,
+    tally,
+    without,
+)
+from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
+from isolate.search.scopes import class_of, module_of
+from isolate.search.strategies import bayesian
+
+CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
+SCOPE_SHARE = 0.5
+DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
+# a priori as likely to be deterministic as not (the rates prior of later rounds)  # prior share, in a later round, of the other tests of a cause's class
+
+
+@dataclass(frozen=True)
+class _Found:
+    tests: tuple[int, ...]  # original predecessor indices (one test, or a pair)
+    rate: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class _End:
+    """How the replay ended when it did not ask for a query."""
+
+    kind: str  # "stop" (no further cause), "budget", "fails-alone", "undecided"
+    text: str
+    confidence: float = 0.0
+    rate: float = 0.0
+    leaders: tuple[Answer, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Replay:
+    found: tuple[_Found, ...]
+    action: Query | _End | Verdict  # a Verdict only from the reproduce stage
+    leaders: tuple[Answer, ...]  # the current round's, in original indices
+
+
+def decide(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
+           batch: int = 1) -> Query | Verdict:
+    """The next query, or the verdict naming every cause found."""
+    r = _replay(problem, observations, settings, max(1, batch))
+    if isinstance(r.action, (Query, Verdict)):
+        return r.action
+    return _verdict(problem, tally(observations), r.found, r.action, settings)
+
+
+def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
+    """Causes confirmed so far (probability: their confidence), then the current round's
+    leading answers; empty before the first failure."""
+    if not any(o.failed for o in observations):
+        return ()
+    r = _replay(problem, observations, settings, 1)
+    done = tuple(Answer(f.tests, f.confidence, f.rate, 0.0) for f in r.found)
+    return (done + r.leaders)[:3]
+
+
+def _replay(problem: Problem, observations: Sequence[Observation], settings: Settings, batch: int) -> _Replay:
+    t = tally(observations)
+    if t.total_fails == 0:  # reproduce first, exactly as the single-cause search does
+        return _Replay((), bayesian.decide(problem, observations, settings, batch=batch), ())
+    found: list[_Found] = []
+    index = list(range(len(problem.predecessors)))  # round problem index -> original index
+    sub, obs = problem, tuple(observations)
+    while True:
+        step = _round(sub, obs, settings, batch, t, [problem.predecessors[i] for f in found for i in f.tests],
+                      min((f.rate for f in found), default=0.0))
+        leaders = tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q)
+                        for a in step[1])
+        action = step[0]
+        if isinstance(action, Query):
+            action = replace(action, included=tuple(index[i] for i in action.included))
+            return _Replay(tuple(found), action, leaders)
+        if isinstance(action, _End):
+            return _Replay(tuple(found), replace(action, leaders=leaders), leaders)
+        tests, rate, confidence = action
+        found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence))
+        obs = carry_over(sub, obs, tests)
+        sub = without(sub, tests)
+        index = [i for j, i in enumerate(index) if j not in set(tests)]
+
+
+def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, batch: int, whole: Tally,
+           found_ids: list[str], weakest: float
+           ) -> tuple[Query | _End | tuple[tuple[int, ...], float, float], tuple[Answer, ...]]:
+    """One round: a query, the end of the hunt, or a confirmed cause (tests, rate, confidence)."""
+    n = len(problem.predecessors)
+    t = tally(obs)
+    later = bool(found_ids)
+    budget = _budget(settings, whole)
+    if later and settings.further <= 0:
+        return _End("stop", "stopped at the first cause (--further 0): others may remain"), ()
+    if later and weakest >= DETERMINISTIC:  # every cause so far bit (nearly) every time
+        settings = replace(settings, rates=replace(settings.rates,
+                                                   deterministic=max(settings.rates.deterministic, 0.5)))
+    chain = threshold.cost_chain(problem)
+    if later:
+        probe = _probe_classmates(problem, t, chain, found_ids, settings, batch, budget)
+        if probe is not None:
+            return probe, ()
+    if later and (n == 0 or t.total_fails == 0):
+        return _no_failure_left(problem, t, settings, batch, budget, weakest), ()
+    weight = _scope_weight(problem, chain, found_ids)
+    th = threshold.infer(chain, t, settings, settings.prior_none, weight)
+    lead, mass = th.leader()
+    leaders = tuple(Answer((chain[j],) if j >= 0 else (), w, th.p[j] if j >= 0 else th.beyond_q,
+                           th.q[j] if j >= 0 else th.beyond_q) for j, w in th.ranked(3))
+    if mass >= settings.confidence and lead < 0:
+        if later:
+            return _End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
+                                 f"background (confidence {mass:.3f})"), mass), leaders
+        return _fails_alone(problem, th, settings, batch, budget, mass), leaders
+    if mass >= settings.confidence:
+        return _which_cause(problem, obs, chain[:lead + 1], settings, batch, whole, budget), leaders
+    query = threshold.choose(th, problem, settings, batch, t.total_runs)
+    k = fit_runs(query.runs, run_cost(problem, query.included), budget)
+    if k < 1:
+        return _End("budget", "the budget ran out", leaders=leaders), leaders
+    return replace(query, runs=min(k, query.runs)), leaders
+
+
+def _budget(settings: Settings, whole: Tally) -> tuple[float, float]:
+    return budget_left(settings, whole)
+
+
+def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
+                     budget: tuple[float, float], weakest: float) -> Query | _End:
+    """After a cause: no run without the causes found has failed.  Run the rest until a further
+    cause `settings.further` as strong as the weakest found would have shown with the target
+    confidence."""
+    n = len(problem.predecessors)
+    if n == 0:
+        return _End("stop", "no predecessors are left once the causes found are taken out", 1.0)
+    floor = max(settings.rates.p_min, weakest * settings.further)
+    need = runs_for(settings.confidence, floor)
+    full = frozenset(range(n))
+    done = sum(r for s, r in zip(t.sets, t.runs) if s == full)
+    if done >= need:
+        conf = 1.0 - (1.0 - floor) ** done
+        return _End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so a "
+                             f"cause failing the victim {floor:.3g} of the time or more would have shown "
+                             f"(confidence {conf:.3f})"), conf)
+    k = fit_runs(round_batch(need - done, batch), run_cost(problem, tuple(range(n))), budget)
+    if k < 1:
+        return _End("budget", f"more may remain: the budget ran out after the {n} other predecessors passed "
+                              f"{done} runs ({need} would rule out a cause at rate {floor:.3g})")
+    return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
+                                     f" (up to {need - done} runs)")
+
+
+def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
+                 budget: tuple[float, float], mass: float) -> Query | _End:
+    """No prefix raises the rate: the victim fails on its own, once it has failed alone."""
+    fails, runs = th.fails[0], th.runs[0]
+    rate = th.beyond_q
+    if fails:
+        return _End("fails-alone", (f"no predecessor raises the failure rate {settings.rates.min_ratio:g}x or "
+                                    f"more: probability {mass:.3f}"), mass, rate)
+    need = runs_for(CONFIRM, min(1.0, max(rate, settings.rates.p_min)))
+    if runs >= need:
+        return _End("undecided", (f"not confirmed: the victim alone passed {runs} runs in a row, expected to fail "
+                                  f"at {rate:.3g}; the failure may need several tests (a cumulative leak) or "
+                                  "something the model does not cover"), mass, rate)
+    k = fit_runs(round_batch(need - runs, batch), run_cost(problem, ()), budget)
+    if k < 1:
+        return _End("budget", "budget spent before the victim failed alone", mass, rate)
+    return Query((), k, f"confirm: the victim alone should fail (rate {rate:.3g}); until it does, up to "
+                        f"{need - runs} runs")
+
+
+def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequence[int], settings: Settings,
+                 batch: int, whole: Tally, budget: tuple[float, float]
+                 ) -> Query | _End | tuple[tuple[int, ...], float, float]:
+    """Within the first failing prefix exactly one cause is complete: the single/pair search
+    names and confirms it, on the runs of that prefix's subsets."""
+    keep = sorted(prefix)
+    drop = [i for i in range(len(problem.predecessors)) if i not in set(keep)]
+    inner = carry_over(problem, obs, drop)
+    sub = without(problem, drop)
+    t = tally(inner)
+    runs_left, secs_left = budget
+    inner_settings = replace(
+        settings,
+        max_runs=None if runs_left == math.inf else t.total_runs + int(runs_left),
+        max_seconds=None if secs_left == math.inf else t.total_seconds + secs_left,
+    )
+    v = bayesian.decide(sub, inner, inner_settings, batch=batch)
+    if isinstance(v, Query):
+        return replace(v, included=tuple(keep[i] for i in v.included))
+    if v.kind == "polluter" and len(v.culprits) == 2:
+        check = _both_needed(sub, t, v, batch, budget)
+        if check is not None:
+            return replace(check, included=tuple(keep[i] for i in check.included))
+    if v.kind == "polluter":
+        return tuple(keep[i] for i in v.culprits), v.p, v.confidence
+    if v.kind == "undecided" and v.confidence < settings.confidence:
+        return _End("budget", "the budget ran out", v.confidence)
+    return _End("undecided", "; ".join(v.evidence[-1:]) or v.kind, v.confidence)
+
+
+def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_ids: list[str],
+                      settings: Settings, batch: int, budget: tuple[float, float]
+                      ) -> Query | tuple[tuple[int, ...], float, float] | None:
+    """A class whose test is a cause often pollutes through all of its tests (setUpClass, class
+    attributes).  So the class's other tests are tried together alone before the victim, and if
+    that fails, one by one.  A test that fails alone is a cause once the runs make it
+    `confidence` likely against "the victim fails at its own rate" (the victim-alone runs); a
+    group or test that passes its first run is left to the search, which treats it like any
+    other.  None when there is nothing (left) to probe."""
+    classes = sorted({c for c in (class_of(i) for i in found_ids) if c is not None})
+    lat = lattice(settings.rates)
+    f0, r0 = _counts_of(t, frozenset())
+    for cls in classes:
+        mates = [m for m in chain if class_of(problem.predecessors[m]) == cls]
+        if not mates:
+            continue
+        f, r = _counts_of(t, frozenset(mates))
+        if len(mates) > 1 and not r:
+            return _probe(problem, tuple(sorted(mates)), f"do the other {len(mates)} tests of {cls} make it fail"
+                          " too? they alone before the victim", batch, budget)
+        if len(mates) > 1 and not f:
+            continue  # the rest of the class passed: the search decides
+        for m in mates:
+            f, r = _counts_of(t, frozenset({m}))
+            if r and not f:
+                continue
+            if f:
+                lp, pm, _ = polluter_evidence(lat, f, r - f, f0, r0 - f0)
+                ln, _ = none_evidence(lat, f + f0, r - f + r0 - f0)
+                conf = 1.0 / (1.0 + math.exp(min(700.0, ln - lp)))
+                if conf >= settings.confidence:
+                    return (m,), pm, conf
+                if r >= PROBE_RUNS:
+                    continue
+            who = problem.predecessors[m]
+            if f and r0 < r:
+                return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
+            return _probe(problem, (m,), f"is {who} a cause too, like the rest of its class? alone before the victim",
+                          batch, budget)
+    return None
+
+
+def _probe(problem: Problem, included: tuple[int, ...], reason: str, batch: int,
+           budget: tuple[float, float]) -> Query | None:
+    k = fit_runs(batch, run_cost(problem, included), budget)
+    return Query(included, k, reason) if k >= 1 else None
+
+
+PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
+
+
+def _counts_of(t: Tally, s: frozenset[int]) -> tuple[int, int]:
+    f = r = 0
+    for x, fs, rs in zip(t.sets, t.fails, t.runs):
+        if x == s:
+            f += fs
+            r += rs
+    return f, r
+
+
+def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tuple[float, float]) -> Query | None:
+    """A pair is named only once each of its tests alone has been seen not to be enough: alone
+    before the victim, each passes as many runs as would show the pair's rate at CONFIRM
+    (a failure goes into the posterior like any run, which then decides)."""
+    need = runs_for(CONFIRM, min(1.0, max(v.p, 1e-3)))
+    for member in v.culprits:
+        alone = frozenset({member})
+        fails = sum(f for s, f in zip(t.sets, t.fails) if s == alone)
+        runs = sum(r for s, r in zip(t.sets, t.runs) if s == alone)
+        if fails == 0 and runs < need:
+            k = fit_runs(round_batch(need - runs, batch), run_cost(problem, (member,)), budget)
+            if k < 1:
+                return None
+            return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough "
+                                       f"(up to {need - runs} runs)")
+    return None
+
+
+def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> list[float] | None:
+    """Prior weights along the chain: the other tests of a found cause's class share
+    SCOPE_SHARE of the prior (setUpClass, class attributes: one class, several polluters)."""
+    classes = {class_of(i) for i in found_ids} - {None}
+    if not classes:
+        return None
+    mates = [class_of(problem.predecessors[i]) in classes for i in chain]
+    c = sum(mates)
+    if c == 0 or c == len(chain):
+        return None
+    boost = SCOPE_SHARE / c * (len(chain) - c) / (1.0 - SCOPE_SHARE)
+    return [boost if mate else 1.0 for mate in mates]
+
+
+# ---------------------------------------------------------------------------
+# The verdict
+
+
+def _verdict(problem: Problem, t: Tally, found: Sequence[_Found], end: _End, settings: Settings) -> Verdict:
+    alts = tuple((a.culprits, a.probability) for a in end.leaders[1:])
+    if not found:
+        if end.kind == "fails-alone":
+            lines = evidence_lines(problem, t, ()) + (end.text,)
+            return Verdict("fails-alone", (), end.confidence, end.rate, end.rate, lines, t.total_runs,
+                           t.total_seconds, alts, stop=end.text)
+        lead = end.leaders[0] if end.leaders else Answer((), 0.0, 0.0, 0.0)
+        lines = evidence_lines(problem, t, lead.culprits) + (end.text,)
+        return Verdict("undecided", lead.culprits, lead.probability, lead.p, lead.q, lines, t.total_runs,
+                       t.total_seconds, alts, stop=end.text)
+    causes = _scopes(problem, t, found)
+    stop = end.text if end.kind == "stop" else (
+        end.text if end.text.startswith("more may remain") else f"more may remain: {end.text}")
+    culprits = tuple(sorted({i for c in causes for i in c.tests}))
+    inactive = [s for s in t.sets if not any(_active(c, s) for c in causes)]
+    bf = sum(f for s, f in zip(t.sets, t.fails) if s in inactive)
+    br = sum(r for s, r in zip(t.sets, t.runs) if s in inactive)
+    lines = tuple(c.evidence[0] for c in causes)
+    if len(causes) > 1:
+        lines += (f"fails {bf}/{br} with none of them before it",)
+    if any(not s for s in t.sets):
+        af, ar = _sum(t, lambda s: not s)
+        lines += (f"fails {af}/{ar} alone (no predecessors)",)
+    lines += (stop, f"fails {t.total_fails}/{t.total_runs} over all runs")
+    return Verdict("polluter", culprits, min(c.confidence for c in causes), max(c.rate for c in causes),
+                   bf / br if br else 0.0, lines, t.total_runs, t.total_seconds, (), tuple(causes), stop)
+
+
+def _sum(t: Tally, pred: object) -> tuple[int, int]:
+    f = r = 0
+    for s, fs, rs in zip(t.sets, t.fails, t.runs):
+        if pred(s):  # type: ignore[operator]
+            f += fs
+            r += rs
+    return f, r
+
+
+def _active(cause: FoundCause, s: frozenset[int]) -> bool:
+    if cause.scope == "pair":
+        return set(cause.tests) <= s
+    return bool(s.intersection(cause.tests))
+
+
+def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCause]:
+    """Group single causes that make up a whole class (or module) of the list into one cause."""
+    names = problem.predecessors
+    singles = {f.tests[0]: f for f in found if len(f.tests) == 1}
+    groups: list[tuple[str, str, tuple[int, ...]]] = []
+    taken: set[int] = set()
+    for scope, of in (("module", module_of), ("class", class_of)):
+        members: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            key = of(name)
+            if key is not None:
+                members.setdefault(key, []).append(i)
+        for key, tests in members.items():
+            if len(tests) < 2 or not all(i in singles for i in tests) or taken.intersection(tests):
+                continue
+            if scope == "module" and len({class_of(names[i]) for i in tests}) < 2:
+                continue  # one class: reported as the class
+            groups.append((scope, key, tuple(tests)))
+            taken.update(tests)
+    draft: list[FoundCause] = []
+    for scope, key, group in groups:
+        fs = [singles[i] for i in group]
+        draft.append(FoundCause(scope, key, group, min(f.rate for f in fs), min(f.confidence for f in fs), ()))
+    for f in found:
+        if len(f.tests) == 1 and f.tests[0] in taken:
+            continue
+        scope = "test" if len(f.tests) == 1 else "pair"
+        draft.append(FoundCause(scope, " + ".join(names[i] for i in f.tests), f.tests, f.rate, f.confidence, ()))
+    draft.sort(key=lambda c: min(c.tests))
+    return [replace(c, evidence=_cause_lines(problem, t, c, draft)) for c in draft]
+
+
+def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence[FoundCause]) -> tuple[str, ...]:
+    others = [c for c in causes if c is not cause]
+    clean = [s for s in t.sets if not any(_active(c, s) for c in others)]
+    af, ar = _sum(t, lambda s: s in clean and _active(cause, s))
+    bf, br = _sum(t, lambda s: s in clean and not _active(cause, s))
+    alone_f, alone_r = _sum(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
+    if cause.scope in ("class", "module"):
+        head = (f"any test of {cause.name} before it ({len(cause.tests)} tests; set{'UpClass' if cause.scope == 'class' else 'UpModule'}"
+                f" or shared state of the {cause.scope}): fails {af}/{ar} with one of them, {bf}/{br} without")
+    else:
+        head = f"fails {af}/{ar} with {label(problem, cause.tests)} before it, {bf}/{br} without"
+    lines = [head]
+    if alone_r:
+        lines.append(f"its tests alone before the victim: fails {alone_f}/{alone_r}")
+    lines.append(f"rate {cause.rate:.3g}, confidence {cause.confidence:.3f}")
+    return tuple(lines)
