@@ -305,7 +305,9 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tup
     """A pair is named only once each of its tests alone has been seen not to be enough: alone
     before the victim, each passes as many runs as would show the pair's rate at CONFIRM
     (a failure goes into the posterior like any run, which then decides)."""
-    need = runs_for(CONFIRM, min(1.0, max(v.p, 1e-3)))
+    # at most half: a pair's rate estimated from a few runs is often far too high (3/3 fails
+    # reads as 0.99), and a member that fails at half of it must not pass by luck
+    need = runs_for(CONFIRM, min(0.5, max(v.p, 1e-3)))
     for member in v.culprits:
         alone = frozenset({member})
         fails = sum(f for s, f in zip(t.sets, t.fails) if s == alone)
