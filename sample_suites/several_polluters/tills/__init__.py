@@ -1,0 +1,1 @@
+"""tills: point-of-sale receipts (baskets, discounts, tax, formatted totals)."""

@@ -1,0 +1,111 @@
+"""`isolate bisect` naming every cause, end to end: real stestr runs of the sample suites with a
+class-fixture polluter and with three independent polluters, real hunts, real replays.
+
+The verdict's contract for causes: `causes` is a list of
+`{"scope": "test"|"pair"|"class"|"module", "name", "tests", "rate", "confidence", "evidence"}`,
+`stop` says why the search for more causes ended, and `culprits` is the sorted union of the
+causes' tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import copy_suite, isolate, stestr_run
+
+PORTABLE = "xdgconf.tests.resolve.test_portable.PortableModeTest"
+CLASS_FIXTURE = (
+    "class_fixture_polluter",
+    "xdgconf.tests.resolve.test_user_config.UserConfigFileTest.test_config_file_under_home",
+    [f"{PORTABLE}.{name}" for name in (
+        "test_config_file_under_portable_root",
+        "test_config_home_under_portable_root",
+        "test_data_home_not_relocated",
+        "test_portable_root_is_normalised",
+        "test_portable_wins_over_xdg_config_home",
+    )],
+)
+SEVERAL = (
+    "several_polluters",
+    "tills.tests.sales.test_totals.TotalLineTest.test_total_line_default_format",
+    ["tills.tests.sales.test_currencies.CurrencyRegistryTest.test_register_replaces_symbol",
+     "tills.tests.sales.test_numbers.DefaultLocaleTest.test_set_default_locale_german",
+     "tills.tests.sales.test_rounding.RoundingModeTest.test_use_half_up_rounding"],
+)
+SCOPES = {"test", "pair", "class", "module"}
+
+
+def recorded(tmp_path: Path, name: str, victim: str) -> Path:
+    """A copy of the suite whose one stored stestr run has the victim failing, extracted."""
+    suite = copy_suite(name, tmp_path)
+    run = stestr_run(suite)
+    assert run.returncode == 1, run.stdout.decode()[-2000:]
+    extracted = isolate(suite, "extract", "--test", victim)
+    assert extracted.returncode == 0, extracted.stderr
+    assert "did not fail" not in extracted.stderr, extracted.stderr
+    return suite
+
+
+def hunted(tmp_path: Path, name: str, victim: str) -> tuple[Path, dict[str, Any]]:
+    """The suite and the JSON verdict of `isolate bisect VICTIM --json` on it."""
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--json")
+    assert proc.returncode == 0, proc.stderr  # a polluter verdict exits 0, as in test_loop
+    return suite, json.loads(proc.stdout)
+
+
+def check_shape(verdict: dict[str, Any]) -> list[dict[str, Any]]:
+    """The parts of the contract that hold for any polluter verdict; returns the causes."""
+    assert verdict["verdict"] == "polluter"
+    causes = verdict["causes"]
+    assert isinstance(causes, list) and causes, verdict
+    for cause in causes:
+        assert cause["scope"] in SCOPES, cause
+        assert isinstance(cause["name"], str) and cause["name"], cause
+        assert isinstance(cause["tests"], list) and cause["tests"], cause
+        assert isinstance(cause["rate"], float) and 0 < cause["rate"] <= 1, cause
+        assert isinstance(cause["confidence"], float), cause
+        assert cause["evidence"] and all(isinstance(line, str) and line for line in cause["evidence"]), cause
+    assert verdict["culprits"] == sorted({test for cause in causes for test in cause["tests"]})
+    assert isinstance(verdict["stop"], str) and verdict["stop"], verdict
+    return causes
+
+
+def test_a_class_fixture_is_one_class_cause(tmp_path: Path) -> None:
+    """Each test of the class pollutes through setUpClass: one cause, the class, not five tests."""
+    name, victim, members = CLASS_FIXTURE
+    _, verdict = hunted(tmp_path, name, victim)
+    [cause] = check_shape(verdict)
+    assert cause["scope"] == "class"
+    assert cause["name"] == PORTABLE
+    assert sorted(cause["tests"]) == members
+    assert cause["confidence"] >= 0.99
+    assert verdict["culprits"] == members
+
+
+def test_three_independent_polluters_are_three_causes(tmp_path: Path) -> None:
+    """Each polluter alone breaks the victim: three causes of scope test, none a pair."""
+    name, victim, polluters = SEVERAL
+    _, verdict = hunted(tmp_path, name, victim)
+    causes = check_shape(verdict)
+    assert len(causes) == 3, causes
+    assert all(cause["scope"] == "test" for cause in causes), causes
+    assert sorted(cause["name"] for cause in causes) == polluters
+    assert all(cause["tests"] == [cause["name"]] for cause in causes), causes
+    assert all(cause["confidence"] >= 0.99 for cause in causes), causes
+    assert verdict["culprits"] == polluters
+
+
+@pytest.mark.parametrize("case", [CLASS_FIXTURE, SEVERAL], ids=["class_fixture", "several"])
+def test_reproducer_replays_to_a_failure(tmp_path: Path, case: tuple[str, str, list[str]]) -> None:
+    name, victim, _ = case
+    suite, verdict = hunted(tmp_path, name, victim)
+    reproducer = Path(verdict["reproducer"])
+    assert reproducer.name == "reproducer.txt" and reproducer.read_text().split()[-1] == victim
+    proc = isolate(suite, "replay", str(reproducer), "--times", "3", "--until-failure", "--json")
+    assert proc.returncode == 1, proc.stderr  # the target failed the recorded way
+    outcomes = json.loads(proc.stdout)["outcomes"]
+    assert outcomes["fail"] > 0, outcomes
