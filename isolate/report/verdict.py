@@ -24,7 +24,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
     earlier runs rather than new ones."""
-    lines = [f"{problem.victim}", f"  {HEADLINE[verdict.kind]} — confidence {verdict.confidence:.3f}"]
+    n = len(verdict.causes)
+    head = HEADLINE[verdict.kind] if n < 2 else f"polluted by earlier tests: {n} causes"
+    lines = [f"{problem.victim}", f"  {head} — confidence {verdict.confidence:.3f}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
     if verdict.causes:
         lines.extend(_causes(problem, verdict))
