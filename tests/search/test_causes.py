@@ -7,7 +7,7 @@ import random
 import pytest
 
 from isolate.search.decide import decide, leading
-from isolate.search.model import Observation, Query, Settings, Verdict
+from isolate.search.model import Observation, Problem, Query, Settings, Verdict
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
 from isolate.search.threshold import cost_chain, infer, prefix_counts
@@ -178,3 +178,11 @@ def test_once_a_cause_is_found_the_lists_leave_it_out() -> None:
     first = next(i for i, q in enumerate(steps) if q.included == (3,))  # confirmed alone
     later = [q for q in steps[first + 1:] if len(q.included) > 1]
     assert later and all(3 not in q.included for q in later)
+
+
+def test_a_module_import_candidate_is_reported_as_a_module_cause() -> None:
+    pb = Problem(("import:pkg.tests.test_a", "import:pkg.tests.test_b", "import:pkg.tests.test_c"),
+                 "pkg.tests.test_v.V.test_v", (0.01,) * 3, 0.01, 0.5)
+    s = Suite(pb, Truth((Cause(frozenset({1}), 1.0),), 0.0, frozenset({1})))
+    v, _, _ = hunt(s, Settings(), random.Random(0))
+    assert [(c.scope, c.name, c.tests) for c in v.causes] == [("module", "pkg.tests.test_b", (1,))]

@@ -48,6 +48,7 @@ from isolate.search.posterior import Answer, Tally, lattice, none_evidence, poll
 from isolate.search.scopes import class_of, module_of
 from isolate.search.strategies import bayesian
 
+IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
 SCOPE_SHARE = 0.5
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
@@ -410,7 +411,10 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCa
         if len(f.tests) == 1 and f.tests[0] in taken:
             continue
         scope = "test" if len(f.tests) == 1 else "pair"
-        draft.append(FoundCause(scope, " + ".join(names[i] for i in f.tests), f.tests, f.rate, f.confidence, ()))
+        name = " + ".join(names[i] for i in f.tests)
+        if scope == "test" and name.startswith(IMPORT):  # a module's import, hunted for a victim run first
+            scope, name = "module", name[len(IMPORT):]
+        draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, ()))
     draft.sort(key=lambda c: min(c.tests))
     return [replace(c, evidence=_cause_lines(problem, t, c, draft)) for c in draft]
 
