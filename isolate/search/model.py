@@ -72,7 +72,7 @@ class Settings:
     reproduce_runs: int | None = None  # no-failure cap; default from rates.p_min
     # several causes: after each cause, rule out further causes down to this fraction of the
     # weakest rate found before stopping; 0 stops at the first cause
-    further: float = 0.2
+    further: float = 1.0
 
 
 @dataclass(frozen=True)

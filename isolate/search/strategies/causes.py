@@ -154,8 +154,13 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             return _End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
                                  f"background (confidence {mass:.3f})"), mass), leaders
         return _fails_alone(problem, th, settings, batch, budget, mass), leaders
-    if mass >= settings.confidence:
-        return _which_cause(problem, obs, chain[:lead + 1], settings, batch, whole, budget), leaders
+    if mass >= settings.verify_from:
+        # Once a prefix leads, the single/pair search inside it verifies more cheaply (the
+        # suspect alone) than more runs of the long prefixes; should it find no cause there
+        # (the leader was wrong), the chain search goes on.
+        step = _which_cause(problem, obs, chain[:lead + 1], settings, batch, whole, budget)
+        if mass >= settings.confidence or not (isinstance(step, _End) and step.kind == "undecided"):
+            return step, leaders
     query = threshold.choose(th, problem, settings, batch, t.total_runs)
     k = fit_runs(query.runs, run_cost(problem, query.included), budget)
     if k < 1:
