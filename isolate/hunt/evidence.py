@@ -16,6 +16,7 @@ from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import read_history
 from isolate.hunt.journal import Position, journal_since
 from isolate.hunt.store import Hunt, read_steps
+from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.search.model import Observation, Problem, carry_over, without
 
@@ -112,6 +113,8 @@ def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
     expected = signature_from_traceback(hunt.failure())
     any_failure = bool(search.get("any_failure")) or expected is None
     index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
+    # the stored runs' workers imported every test module before their first test
+    imported = frozenset(i for i, test_id in enumerate(problem.predecessors) if test_id.startswith(IMPORT))
     out: list[Observation] = []
     for past in read_history(hunt):
         if past.status in ("fail", "uxsuccess") and (any_failure or signatures_match(expected, past.signature)):
@@ -120,7 +123,7 @@ def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
             failed = False
         else:  # skipped, or failed another way: no evidence either way
             continue
-        out.append(Observation(frozenset(index[t] for t in past.predecessors if t in index), failed, 0.0))
+        out.append(Observation(imported | {index[t] for t in past.predecessors if t in index}, failed, 0.0))
     return tuple(out)
 
 

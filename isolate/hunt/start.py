@@ -13,8 +13,16 @@ from typing import Any, BinaryIO
 from isolate.errors import UserError
 from isolate.hunt.lock import Lock
 from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir
-from isolate.orders.extract import UNTAGGED, directory_source, extract, file_source, stdin_source
+from isolate.orders.extract import (
+    UNTAGGED,
+    Extraction,
+    directory_source,
+    extract,
+    file_source,
+    stdin_source,
+)
 from isolate.orders.repository import find_repository
+from isolate.running.judge import IMPORT
 
 
 @dataclass(frozen=True)
@@ -62,10 +70,14 @@ def extract_to_hunt(
     if "kind" not in origin and _pytest_recording(result.worker, result.victim):
         origin["kind"] = "pytest"  # replayed with pytest even where no pytest config file exists
     warnings = list(result.warnings)
+    order, durations = result.order, result.durations
+    imports = () if result.predecessors or origin.get("kind") == "pytest" else import_candidates(result)
+    if imports:  # nothing ran before the victim: the hunt's candidates are the imports discovery did
+        order, durations = (*imports, result.victim), (*(None,) * len(imports), result.durations[-1])
     path = hunt_dir(root, result.victim)
     make_hunt_dir(path)
     with Lock(path, warnings.append):  # a running hunt of this test refuses, before anything is written
-        hunt = create_hunt(root, result.victim, result.order, result.failure, origin, force, result.durations)
+        hunt = create_hunt(root, result.victim, order, result.failure, origin, force, durations)
     step = hunt.step_path(0)
     shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
     who = f"{label} (no worker tags)" if result.worker == UNTAGGED else f"{result.worker} of {label}"
@@ -74,10 +86,39 @@ def extract_to_hunt(
         f" wrote {shown}. Next: isolate bisect {shlex.quote(result.victim)}"
     )
     if not result.predecessors:
-        warnings.append(f"{result.victim} ran first in its process, so no earlier test can have polluted it"
-                        " there: a failure comes from the victim itself or from what importing the test modules"
-                        " does; 'isolate bisect' will tell whether it fails alone")
-    return Extracted(result.order, tuple(warnings), summary)
+        warnings.append(_ran_first(result.victim, len(imports), origin.get("kind") == "pytest"))
+    return Extracted(order, tuple(warnings), summary)
+
+
+def import_candidates(result: Extraction) -> tuple[str, ...]:
+    """`import:MODULE` for every test module of the stream but the victim's, sorted.
+
+    A stestr (or testr, or unittest discover) worker imports every test module before its first
+    test, while the hunt's runner imports only the listed tests' modules: when the victim ran
+    first, a module's import is the only thing that ran before it there."""
+    own = test_module(result.victim)
+    modules = {test_module(t) for t in result.tests} - {own, None}
+    return tuple(f"{IMPORT}{m}" for m in sorted(m for m in modules if m is not None))
+
+
+def test_module(test_id: str) -> str | None:
+    """The module of a unittest id `pkg.module.Class.test_method(scenario)`, or None when the id
+    has no module part (a scenario's name may hold dots, so it is dropped first)."""
+    parts = test_id.split("(", 1)[0].strip().split(".")
+    return ".".join(parts[:-2]) if len(parts) > 2 and all(p.isidentifier() for p in parts) else None
+
+
+def _ran_first(victim: str, imports: int, pytest: bool) -> str:
+    said = (f"{victim} ran first in its process, so no earlier test can have polluted it there: a failure"
+            " comes from the victim itself or from what importing the test modules does; ")
+    if imports:
+        return said + (f"the hunt's candidates are the imports of the run's {imports} other test modules"
+                       " (import:MODULE lines in step-000.txt), so 'isolate bisect' will look for a module"
+                       " whose import breaks it, or tell whether it fails alone")
+    if pytest:
+        return said + ("'isolate bisect' cannot replay module imports under pytest, and will tell whether it"
+                       " fails alone")
+    return said + "'isolate bisect' will tell whether it fails alone"
 
 
 def _pytest_recording(worker: str, victim: str) -> bool:

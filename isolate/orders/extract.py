@@ -35,6 +35,7 @@ class Extraction:
     failure: str
     warnings: tuple[str, ...]
     durations: tuple[float | None, ...] = ()  # seconds per test of `order`, from the stream's timestamps
+    tests: frozenset[str] = frozenset()  # every test id of the stream, all workers
 
     @property
     def predecessors(self) -> tuple[str, ...]:
@@ -83,9 +84,12 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     entries: list[_Entry] = []
     workers: set[str] = set()
 
+    seen: set[str] = set()
+
     def keep(record: Record) -> None:
         if record.id in PSEUDO_TESTS:
             return
+        seen.add(record.id)
         tag = _worker(record)
         workers.add(tag)
         if tag == worker:
@@ -124,7 +128,7 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     if victim.status not in FAILING:
         warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
     return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
-                      tuple(e.seconds for e in kept))
+                      tuple(e.seconds for e in kept), frozenset(seen))
 
 
 def _no_records(label: str) -> UserError:

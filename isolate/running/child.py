@@ -17,6 +17,11 @@ What it does, and why:
   tree first, as stestr does, for failures that depend on import-time side effects;
 * runs the cases in exactly the listed order in one flat suite (class and module fixtures run
   around each stretch of a class, as unittest does for any order);
+* an entry ``import:<dotted.module>`` is no test: when the run reaches it, the module is imported
+  (``importlib.import_module``), and it reports no result. A stestr worker imports every test
+  module before its first test, this runner only those of the listed ids, so a module whose import
+  breaks the target is a candidate of its own (a hunt whose victim ran first lists them all).
+  A module imported already (its tests are listed too) is not imported again;
 * writes subunit v2 to ``--stream`` with unbuffered writes: the file is dedicated (test prints
   cannot corrupt it) and survives a crash up to the last finished event;
 * exits 3 after writing a one-line reason (then details) to ``--error-file`` when the list cannot
@@ -39,10 +44,11 @@ import unittest
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Union
 
 EXIT_LIST_ERROR = 3
 DEFAULT_PATTERN = "test*.py"
+IMPORT = "import:"  # a list entry that imports a module instead of running a test
 
 
 class ListError(Exception):
@@ -106,6 +112,43 @@ def _strip_params(test_id: str) -> str:
     return test_id.split("(", 1)[0].strip()
 
 
+class ImportStep(unittest.TestSuite):
+    """``import:NAME``: imports module NAME when the run reaches it, and reports nothing.
+
+    An (empty) suite rather than a case, so that unittest's fixture handling passes it by: a
+    class's or module's fixtures around it run as if it were not in the list.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def run(self, result: unittest.TestResult, debug: bool = False) -> unittest.TestResult:
+        _import(self.name, IMPORT + self.name)
+        return result
+
+
+Step = Union[unittest.TestCase, ImportStep]  # the project's Python may predate `X | Y` at run time
+
+
+def import_step(entry: str) -> ImportStep:
+    """The step for an ``import:NAME`` entry, once NAME is known to be importable (found);
+    a ListError naming the entry otherwise."""
+    name = entry[len(IMPORT):].strip()
+    if not name or not all(part.isidentifier() for part in name.split(".")):
+        raise ListError(f"{entry!r} does not name a module; fix: write import:<dotted.module.name>")
+    try:
+        spec = importlib.util.find_spec(name)
+    except BaseException as exc:  # a parent package missing or raising while imported
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise _import_error(name, entry) from None
+    if spec is None:
+        raise ListError(f"cannot import {name!r} (needed by {entry!r}): no module named {name!r};"
+                        " fix: correct the module name or remove the entry from the list")
+    return ImportStep(name)
+
+
 class TestIndex:
     """Finds test cases by id, importing as little as possible, and caches what it loaded.
 
@@ -126,8 +169,14 @@ class TestIndex:
             if top_abs not in sys.path:
                 sys.path.insert(0, top_abs)
 
-    def resolve(self, ids: Sequence[str]) -> list[unittest.TestCase]:
-        """The cases for ``ids`` in the given order; ListError names the first one missing."""
+    def resolve(self, ids: Sequence[str]) -> list[Step]:
+        """The cases for ``ids`` in the given order, an ImportStep for each ``import:`` entry;
+        ListError names the first one missing."""
+        imports = {entry: import_step(entry) for entry in ids if entry.startswith(IMPORT)}
+        if imports:
+            tests = [i for i in ids if i not in imports]
+            cases = iter(self.resolve(tests))
+            return [imports[i] if i in imports else next(cases) for i in ids]
         for test_id in ids:
             if test_id not in self.cases:
                 self._load_module_of(test_id)
@@ -249,8 +298,9 @@ def _import_error(name: str, test_id: str) -> ListError:
     )
 
 
-def run_cases(cases: Sequence[unittest.TestCase], stream: IO[bytes]) -> None:
-    """Run ``cases`` in order, reporting subunit v2 to ``stream`` the way stestr's runner does."""
+def run_cases(cases: Sequence[Step], stream: IO[bytes]) -> None:
+    """Run ``cases`` in order, reporting subunit v2 to ``stream`` the way stestr's runner does.
+    An ``import:`` entry whose module fails to import raises ListError."""
     from subunit import StreamResultToBytes
     from subunit.test_results import AutoTimingTestResultDecorator
     from testtools import ExtendedToStreamDecorator
@@ -294,11 +344,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if opts.discover_all:
             index.discover_all()
         cases = index.resolve(ids)
+        with open(opts.stream, "wb", buffering=0) as stream:
+            run_cases(cases, stream)
     except ListError as error:
         write_error(opts.error_file, error)
         return EXIT_LIST_ERROR
-    with open(opts.stream, "wb", buffering=0) as stream:
-        run_cases(cases, stream)
     return 0
 
 

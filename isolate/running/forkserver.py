@@ -166,11 +166,11 @@ def _child(request: dict[str, Any], index: TestIndex, sock: socket.socket,
         if request.get("discover_all"):
             index.discover_all()
         cases = index.resolve(read_ids(request["list"]))
+        with open(request["stream"], "wb", buffering=0) as stream:
+            run_cases(cases, stream)  # an import: entry's module may fail to import here
     except ListError as error:
         write_error(request["error_file"], error)
         return EXIT_LIST_ERROR
-    with open(request["stream"], "wb", buffering=0) as stream:
-        run_cases(cases, stream)
     import atexit
 
     atexit._run_exitfuncs()  # a fresh interpreter would run them at exit

@@ -19,6 +19,7 @@ from isolate.running.signature import signature_from_traceback, signatures_match
 FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
 KINDS = (FAIL, PASS, TIMEOUT, CRASH, ERROR)
 EXIT_LIST_ERROR = 3  # isolate.running.child's status when the list cannot run
+IMPORT = "import:"  # isolate.running.child's entry that imports a module and reports no result
 _FIXTURE_RE = re.compile(
     r"^(?P<fixture>setUpClass|tearDownClass|setUpModule|tearDownModule|doClassCleanups|"
     r"doModuleCleanups) \((?P<owner>.+)\)$"
@@ -177,9 +178,10 @@ def judge(
 
 
 def _expected_order(ids: list[str], fixtures: list[_Occurrence]) -> list[str]:
-    """The list minus the tests a failed setUpClass/setUpModule kept from starting."""
+    """The list minus its ``import:`` entries (they report nothing) and the tests a failed
+    setUpClass/setUpModule kept from starting."""
     blocked = [f for f in fixtures if f.test_id.startswith(("setUpClass", "setUpModule"))]
-    return [i for i in ids if not any(_covers(f, i) for f in blocked)]
+    return [i for i in ids if not i.startswith(IMPORT) and not any(_covers(f, i) for f in blocked)]
 
 
 def _covers(fixture: _Occurrence, test_id: str) -> bool:

@@ -1,0 +1,85 @@
+"""A victim that ran first in its worker, broken by a test module's import, end to end: real stestr
+runs of the import_polluter suite, `isolate extract` turning the run's test modules into
+`import:MODULE` candidates, a real hunt naming the module, and the reproducer replayed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import copy_suite, isolate, run, stestr_run, tool
+from isolate.hunt.store import hunt_name
+
+SUITE = "import_polluter"
+VICTIM = "tabular.tests.test_api.DumpsDefaultsTest.test_dumps_uses_comma_delimiter"
+POLLUTER = "tabular.tests.test_semicolon_export"
+OTHER_MODULES = ["tabular.tests.test_dialect", "tabular.tests.test_reader", "tabular.tests.test_render",
+                 "tabular.tests.test_schema", POLLUTER, "tabular.tests.test_writer"]
+
+
+def recorded(tmp_path: Path, runs: int = 1) -> Path:
+    """A copy of the suite with `runs` stored stestr runs, each failing the victim alone."""
+    suite = copy_suite(SUITE, tmp_path)
+    for _ in range(runs):
+        proc = stestr_run(suite)
+        assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+        failing = run([tool("stestr"), "failing", "--list"], suite).stdout.decode().split()
+        assert failing == [VICTIM], failing
+    return suite
+
+
+def bisected(suite: Path) -> dict[str, Any]:
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "300")
+    assert proc.returncode == 0, proc.stderr  # a polluter verdict
+    return dict(json.loads(proc.stdout))
+
+
+def check_verdict(verdict: dict[str, Any]) -> None:
+    assert verdict["verdict"] == "polluter", verdict
+    [cause] = verdict["causes"]
+    assert cause["scope"] == "module" and cause["name"] == POLLUTER, cause
+    assert cause["tests"] == [f"import:{POLLUTER}"], cause
+    assert verdict["culprits"] == [f"import:{POLLUTER}"]
+
+
+def test_the_victim_passes_alone_under_unittest(tmp_path: Path) -> None:
+    """What the hunt must explain: stestr fails it (see recorded), plain unittest does not."""
+    suite = copy_suite(SUITE, tmp_path)
+    proc = run([tool("python"), "-m", "unittest", VICTIM], suite)
+    assert proc.returncode == 0, proc.stderr.decode()
+
+
+def test_extract_lists_the_other_modules_imports_then_the_victim(tmp_path: Path) -> None:
+    suite = recorded(tmp_path)
+    proc = isolate(suite, "extract", "--test", VICTIM)
+    assert proc.returncode == 0, proc.stderr
+    [warning] = [line for line in proc.stderr.splitlines() if line.startswith("isolate: warning:")]
+    assert f"{VICTIM} ran first in its process" in warning, warning
+    assert "imports of the run's 6 other test modules" in warning and "import:MODULE" in warning, warning
+    assert "ran 0 tests before" in proc.stderr
+    step = (suite / ".isolate" / hunt_name(VICTIM) / "step-000.txt").read_text().split()
+    assert step == [*(f"import:{m}" for m in OTHER_MODULES), VICTIM]
+
+
+def test_bisect_names_the_module_whose_import_breaks_it(tmp_path: Path) -> None:
+    suite = recorded(tmp_path)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    verdict = bisected(suite)
+    check_verdict(verdict)
+    reproducer = Path(verdict["reproducer"])
+    assert reproducer.read_text().split() == [f"import:{POLLUTER}", VICTIM]
+    proc = isolate(suite, "replay", str(reproducer), "--times", "3", "--until-failure", "--json")
+    assert proc.returncode == 1, proc.stderr  # the target failed the recorded way
+    assert json.loads(proc.stdout)["outcomes"]["fail"] > 0
+
+
+def test_earlier_stored_runs_count_as_having_imported_every_module(tmp_path: Path) -> None:
+    """An earlier stored run where the victim failed first in its worker is no proof that it
+    fails alone: its worker had imported every test module."""
+    suite = recorded(tmp_path, runs=3)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    verdict = bisected(suite)
+    check_verdict(verdict)
+    assert "counted 2 earlier runs from stored history" in "\n".join(verdict["causes"][0]["evidence"]
+                                                                   + verdict.get("evidence", [])), verdict
