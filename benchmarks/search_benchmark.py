@@ -52,11 +52,11 @@ REDUCED = {
 }
 MULTI_NS = (50, 300)
 STRATEGIES = ("isolate", "manual-95/step", "manual-95", "manual-99", "halving", "ddmin")
-MULTI_STRATEGIES = ("isolate", "isolate-first", "single", "scan")
+MULTI_STRATEGIES = ("isolate", "isolate-further-0.2", "isolate-first", "single", "scan")
 # What the runs gap to the Fano bound is made of (not in the default table; --strategies):
 # isolate told there is no "none" hypothesis; and also no pairs, q = 0 and p >= 3/4 of its true value.
 ABLATIONS = ("isolate-no-none", "isolate-known")
-# isolate-first: stop at the first cause (--further 0); single: the single-cause search of
+# isolate-further-0.2 / isolate-first: --further 0.2 / 0 (stop at the first cause); single: the single-cause search of
 # strategies/bayesian.py (for several causes: round after round, as model.without describes)
 
 
@@ -67,6 +67,8 @@ def settings_for(strategy: str, suite: Suite) -> Settings:
     budget = 400_000
     if strategy == "isolate":
         return Settings(confidence=CONFIDENCE, max_runs=budget)
+    if strategy == "isolate-further-0.2":
+        return Settings(confidence=CONFIDENCE, max_runs=budget, further=0.2)
     if strategy == "isolate-first":
         return Settings(confidence=CONFIDENCE, max_runs=budget, further=0.0)
     if strategy == "single":  # capped: with several causes its rounds can stall for good
@@ -185,7 +187,7 @@ def run_task(task: Task) -> Result:
                   verdict.runs, verdict.seconds, 0)
     elif task.strategy == "scan":
         t = scan(suite, run_rng)
-    elif is_multi(task.name) and task.strategy not in ("isolate", "isolate-first"):
+    elif is_multi(task.name) and not task.strategy.startswith("isolate"):
         t = hunt_all(suite, st, run_rng, max_culprits=2 if task.name.startswith("two") else 50)
     else:
         t = trial(suite, st, run_rng)

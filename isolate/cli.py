@@ -187,7 +187,7 @@ class Duration(click.ParamType):
 @click.option("--strategy", type=click.Choice(["isolate", "single", "manual"]),
               help="isolate (every cause, Bayesian; default), single (one cause only) or manual (the halving recipe).")
 @click.option("--further", type=click.FloatRange(0, 1), metavar="FRACTION",
-              help="After each cause, rule out further causes down to this fraction of its rate (default 0.2; 0: stop at the first).")
+              help="After each cause, rule out further causes down to this fraction of its rate (default 1; 0: stop at the first).")
 @click.option("--fork-server", is_flag=True, default=None, help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",

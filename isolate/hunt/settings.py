@@ -22,7 +22,7 @@ DEFAULTS: dict[str, Any] = {
     "jobs": None,
     "timeout": None,
     "strategy": "isolate",
-    "further": 0.2,  # after each cause, rule out further ones down to this fraction of its rate
+    "further": 1.0,  # after each cause, rule out further ones down to this fraction of the weakest rate
     "mode": "fresh",
     "any_failure": False,
     "pytest_args": [],

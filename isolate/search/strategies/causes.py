@@ -430,7 +430,9 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     af, ar = _sum(t, lambda s: s in clean and _active(cause, s))
     bf, br = _sum(t, lambda s: s in clean and not _active(cause, s))
     alone_f, alone_r = _sum(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
-    if cause.scope in ("class", "module"):
+    if all(problem.predecessors[i].startswith(IMPORT) for i in cause.tests):
+        head = f"importing {cause.name} before it: fails {af}/{ar}, {bf}/{br} without"
+    elif cause.scope in ("class", "module"):
         head = (f"any test of {cause.name} before it ({len(cause.tests)} tests; set{'UpClass' if cause.scope == 'class' else 'UpModule'}"
                 f" or shared state of the {cause.scope}): fails {af}/{ar} with one of them, {bf}/{br} without")
     else:
