@@ -343,15 +343,15 @@ def test_consecutive_decisions_reuse_earlier_integrals(monkeypatch: pytest.Monke
     """The next decision after a batch recomputes at most one of the two factors of each
     hypothesis's integral (the runs where it is active, or those where it is not)."""
     suite = scenario("cumulative 8x", 300, random.Random(1))
-    _, history, _ = hunt(suite, Settings(), random.Random(2))
+    _, history, _ = hunt(suite, SINGLE, random.Random(2))
     cut = list(history[: len(history) // 2])
-    decide(suite.problem, cut)
+    decide(suite.problem, cut, SINGLE)
     integrals = []
     real = posterior.polluter_evidence
     monkeypatch.setattr(posterior, "polluter_evidence",
                         lambda *a: integrals.append(a) or real(*a))
     before = posterior._p_part.cache_info().misses + posterior._q_part.cache_info().misses
-    decide(suite.problem, list(history[: len(history) // 2 + 1]))
+    decide(suite.problem, list(history[: len(history) // 2 + 1]), SINGLE)
     after = posterior._p_part.cache_info().misses + posterior._q_part.cache_info().misses
     assert len(integrals) > 100  # a diffuse posterior: many distinct counts to integrate
     assert after - before <= len(integrals)  # without the caches: 2 * len(integrals)

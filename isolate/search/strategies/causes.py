@@ -60,6 +60,7 @@ class _Found:
     tests: tuple[int, ...]  # original predecessor indices (one test, or a pair)
     rate: float
     confidence: float
+    low: float  # a lower bound of the rate (Wilson, 95% one-sided) from the runs that held it
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
     sub, obs = problem, tuple(observations)
     while True:
         step = _round(sub, obs, settings, batch, t, [problem.predecessors[i] for f in found for i in f.tests],
-                      min((f.rate for f in found), default=0.0))
+                      min((f.rate for f in found), default=0.0), min((f.low for f in found), default=0.0))
         leaders = tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q)
                         for a in step[1])
         action = step[0]
@@ -118,14 +119,19 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
         if isinstance(action, _End):
             return _Replay(tuple(found), replace(action, leaders=leaders), leaders)
         tests, rate, confidence = action
-        found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence))
+        held = frozenset(tests)
+        f = sum(o.count for o in obs if o.failed and held <= o.included)
+        r = sum(o.count for o in obs if held <= o.included)
+        if r:  # the rate users check against the evidence lines: the runs that held the cause
+            rate = f / r
+        found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence, min(rate, wilson_low(f, r))))
         obs = carry_over(sub, obs, tests)
         sub = without(sub, tests)
         index = [i for j, i in enumerate(index) if j not in set(tests)]
 
 
 def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, batch: int, whole: Tally,
-           found_ids: list[str], weakest: float
+           found_ids: list[str], weakest: float, floor: float
            ) -> tuple[Query | _End | tuple[tuple[int, ...], float, float], tuple[Answer, ...]]:
     """One round: a query, the end of the hunt, or a confirmed cause (tests, rate, confidence)."""
     n = len(problem.predecessors)
@@ -143,7 +149,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if probe is not None:
             return probe, ()
     if later and (n == 0 or t.total_fails == 0):
-        return _no_failure_left(problem, t, settings, batch, budget, weakest), ()
+        return _no_failure_left(problem, t, settings, batch, budget, floor), ()
     weight = _scope_weight(problem, chain, found_ids)
     th = threshold.infer(chain, t, settings, settings.prior_none, weight)
     lead, mass = th.leader()
@@ -168,6 +174,17 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     return replace(query, runs=min(k, query.runs)), leaders
 
 
+def wilson_low(fails: int, runs: int, z: float = 1.645) -> float:
+    """Wilson's lower confidence bound (one-sided 95%) of a rate seen as fails/runs."""
+    if runs <= 0:
+        return 0.0
+    p = fails / runs
+    z2 = z * z
+    centre = p + z2 / (2 * runs)
+    spread = z * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
+    return max(0.0, (centre - spread) / (1 + z2 / runs))
+
+
 def _budget(settings: Settings, whole: Tally) -> tuple[float, float]:
     return budget_left(settings, whole)
 
@@ -176,7 +193,8 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
                      budget: tuple[float, float], weakest: float) -> Query | _End:
     """After a cause: no run without the causes found has failed.  Run the rest until a further
     cause `settings.further` as strong as the weakest found would have shown with the target
-    confidence."""
+    confidence.  `weakest` is the lowest of the causes' rates' lower bounds: a rate read from a
+    handful of runs (3/3 failures) must not make the check short."""
     n = len(problem.predecessors)
     if n == 0:
         return _End("stop", "no predecessors are left once the causes found are taken out", 1.0)
@@ -311,9 +329,13 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tup
     """A pair is named only once each of its tests alone has been seen not to be enough: alone
     before the victim, each passes as many runs as would show the pair's rate at CONFIRM
     (a failure goes into the posterior like any run, which then decides)."""
-    # at most half: a pair's rate estimated from a few runs is often far too high (3/3 fails
-    # reads as 0.99), and a member that fails at half of it must not pass by luck
-    need = runs_for(CONFIRM, min(0.5, max(v.p, 1e-3)))
+    # The rate to rule out: half the lowest of 0.5, the posterior mean and the failure rate of
+    # the runs that held both (a mean from a few runs is often far too high: 3/3 failures reads
+    # as 0.99), so that a member failing at the pair's real rate cannot pass by luck.
+    both = frozenset(v.culprits)
+    f = sum(fs for s, fs in zip(t.sets, t.fails) if both <= s)
+    r = sum(rs for s, rs in zip(t.sets, t.runs) if both <= s)
+    need = runs_for(CONFIRM, min(0.5, v.p, f / r) / 2 if f else 0.25)
     for member in v.culprits:
         alone = frozenset({member})
         fails = sum(f for s, f in zip(t.sets, t.fails) if s == alone)
