@@ -198,6 +198,8 @@ def _cause_lines(problem: Problem, observations: Sequence[Observation], counted:
         now = leading(problem, observations, settings)
         tracked = [(a.culprits, " + ".join(problem.predecessors[i] for i in a.culprits) or "fails on its own")
                    for a in now]
+    if tracked and all(c for c, _ in tracked):  # the rival every hunt weighs first
+        tracked.append(((), "fails on its own"))
     tracked = list(dict.fromkeys(tracked))[:len(COLOURS)]
     if not tracked:
         return (), None

@@ -90,8 +90,15 @@ def test_a_class_fixture_is_one_class_cause(tmp_path: Path) -> None:
 def test_three_independent_polluters_are_three_causes(tmp_path: Path) -> None:
     """Each polluter alone breaks the victim: three causes of scope test, none a pair."""
     name, victim, polluters = SEVERAL
-    _, verdict = hunted(tmp_path, name, victim)
+    suite, verdict = hunted(tmp_path, name, victim)
     causes = check_shape(verdict)
+    page = isolate(suite, "report", victim, "--html", "-")
+    assert page.returncode == 0, page.stderr
+    table = page.stdout[page.stdout.index('id="cause-table"'):]
+    table = table[:table.index("</table>")]
+    assert table.count('<tr class="cause') == 3 and all(p.split(".")[-1] in table for p in polluters)
+    text = isolate(suite, "status", victim)
+    assert text.returncode == 0, text.stderr
     assert len(causes) == 3, causes
     assert all(cause["scope"] == "test" for cause in causes), causes
     assert sorted(cause["name"] for cause in causes) == polluters

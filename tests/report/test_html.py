@@ -20,7 +20,7 @@ from isolate.hunt.evidence import evidence
 from isolate.hunt.store import Hunt, hunt_name
 from isolate.report.html import MAX_POINTS, _sample
 from isolate.search.model import Settings
-from isolate.search.strategies.bayesian import leading
+from isolate.search.decide import leading
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
@@ -163,11 +163,12 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
     # the evidence: the verdict's lines and a row per cause, the culprit's first
     assert [li.text for li in page.one(id="evidence").all("li")] == verdict["evidence"]
     causes = page.one("table", id="cause-table").all("tr", class_="cause")
-    assert causes[0].all("td")[0].text == CULPRIT and causes[0].all("td")[1].text == f"{verdict['confidence']:.3f}"
-    with_it = re.search(r"fails (\d+)/(\d+) with .* before it, (\d+)/(\d+) without", verdict["evidence"][0])
-    assert with_it is not None
-    assert causes[0].all("td")[2].text == f"{with_it[1]}/{with_it[2]}"
-    assert causes[0].all("td")[3].text == f"{with_it[3]}/{with_it[4]}"
+    [cause] = verdict["causes"]
+    cells = [td.text for td in causes[0].all("td")]
+    assert cells[:4] == [CULPRIT, "test", f"{cause['confidence']:.3f}", f"{cause['rate']:.3g}"]
+    with_it = re.search(r"fails (\d+)/(\d+) with .* before it, (\d+)/(\d+) without", cause["evidence"][0])
+    assert with_it is not None and cause["evidence"][0] == verdict["evidence"][0]
+    assert cause["evidence"][0] in cells[4]
 
     # the reproducer and the commands to run it
     assert page.one(id="reproducer-list").text.split() == [CULPRIT, VICTIM]
