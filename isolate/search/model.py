@@ -181,7 +181,8 @@ def label(problem: Problem, culprits: Sequence[int]) -> str:
     return "both " + " and ".join(names)
 
 
-def _counts(t: Tally, pred: object) -> tuple[int, int]:
+def counts(t: Tally, pred: object) -> tuple[int, int]:
+    """Failures and runs of the tally's sets for which pred(set) holds."""
     f = r = 0
     for s, fs, rs in zip(t.sets, t.fails, t.runs):
         if pred(s):  # type: ignore[operator]
@@ -196,15 +197,15 @@ def evidence_lines(problem: Problem, t: Tally, culprits: Sequence[int]) -> tuple
     lines: list[str] = []
     if culprits:
         cs = frozenset(culprits)
-        af, ar = _counts(t, lambda s: cs <= s)
+        af, ar = counts(t, lambda s: cs <= s)
         lines.append(
             f"fails {af}/{ar} with {label(problem, culprits)} before it, "
             f"{t.total_fails - af}/{t.total_runs - ar} without"
         )
-    af, ar = _counts(t, lambda s: not s)
+    af, ar = counts(t, lambda s: not s)
     if ar:
         lines.append(f"fails {af}/{ar} alone (no predecessors)")
-    af, ar = _counts(t, lambda s: len(s) == n and n > 0)
+    af, ar = counts(t, lambda s: len(s) == n and n > 0)
     if ar:
         lines.append(f"fails {af}/{ar} after all {n} predecessors")
     lines.append(f"fails {t.total_fails}/{t.total_runs} over all runs")

@@ -4,14 +4,12 @@ disturbed, the runner judges such lists on the target, and a bad module is a one
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from test_child import run_child as run_child_in
 
-from isolate.running.judge import read_stream
 from isolate.running.project import find_project
 from isolate.running.runner import Runner
 
@@ -84,20 +82,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run_child(root: Path, ids: list[str]) -> tuple[int, list[tuple[str, str]], str]:
-    """Run the child as the runner does; return exit status, (id, status) pairs, error text."""
-    work = root.parent / "work"
-    work.mkdir(exist_ok=True)
-    (work / "list.txt").write_text("".join(i + "\n" for i in ids))
-    stream, error = work / "stream.subunit", work / "error.txt"
-    stream.unlink(missing_ok=True)
-    error.unlink(missing_ok=True)
-    proc = subprocess.run(
-        [sys.executable, "-m", "isolate.running.child", "--list", str(work / "list.txt"), "--stream", str(stream),
-         "--error-file", str(error), "discover", "-t", "./", "./app/tests"],
-        cwd=root, capture_output=True, timeout=60,
-    )
-    pairs = [(o.test_id, o.status) for o in read_stream(stream)] if stream.exists() else []
-    return proc.returncode, pairs, error.read_text() if error.exists() else ""
+    """Run the child as the runner does, on this module's project (test_child.run_child)."""
+    return run_child_in(root, ids, runner_args=("discover", "-t", "./", "./app/tests"))
 
 
 def test_the_module_is_imported_where_the_entry_stands(project: Path) -> None:

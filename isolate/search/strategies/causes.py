@@ -35,6 +35,7 @@ from isolate.search.model import (
     Verdict,
     budget_left,
     carry_over,
+    counts,
     evidence_lines,
     fit_runs,
     label,
@@ -276,19 +277,19 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     other.  None when there is nothing (left) to probe."""
     classes = sorted({c for c in (class_of(i) for i in found_ids) if c is not None})
     lat = lattice(settings.rates)
-    f0, r0 = _counts_of(t, frozenset())
+    f0, r0 = counts(t, frozenset().__eq__)
     for cls in classes:
         mates = [m for m in chain if class_of(problem.predecessors[m]) == cls]
         if not mates:
             continue
-        f, r = _counts_of(t, frozenset(mates))
+        f, r = counts(t, frozenset(mates).__eq__)
         if len(mates) > 1 and not r:
             return _probe(problem, tuple(sorted(mates)), f"do the other {len(mates)} tests of {cls} make it fail"
                           " too? they alone before the victim", batch, budget)
         if len(mates) > 1 and not f:
             continue  # the rest of the class passed: the search decides
         for m in mates:
-            f, r = _counts_of(t, frozenset({m}))
+            f, r = counts(t, frozenset({m}).__eq__)
             if r and not f:
                 continue
             if f:
@@ -314,15 +315,6 @@ def _probe(problem: Problem, included: tuple[int, ...], reason: str, batch: int,
 
 
 PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
-
-
-def _counts_of(t: Tally, s: frozenset[int]) -> tuple[int, int]:
-    f = r = 0
-    for x, fs, rs in zip(t.sets, t.fails, t.runs):
-        if x == s:
-            f += fs
-            r += rs
-    return f, r
 
 
 def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tuple[float, float]) -> Query | None:
@@ -389,20 +381,11 @@ def _verdict(problem: Problem, t: Tally, found: Sequence[_Found], end: _End, set
     if len(causes) > 1:
         lines += (f"fails {bf}/{br} with none of them before it",)
     if any(not s for s in t.sets):
-        af, ar = _sum(t, lambda s: not s)
+        af, ar = counts(t, lambda s: not s)
         lines += (f"fails {af}/{ar} alone (no predecessors)",)
     lines += (stop, f"fails {t.total_fails}/{t.total_runs} over all runs")
     return Verdict("polluter", culprits, min(c.confidence for c in causes), max(c.rate for c in causes),
                    bf / br if br else 0.0, lines, t.total_runs, t.total_seconds, (), tuple(causes), stop)
-
-
-def _sum(t: Tally, pred: object) -> tuple[int, int]:
-    f = r = 0
-    for s, fs, rs in zip(t.sets, t.fails, t.runs):
-        if pred(s):  # type: ignore[operator]
-            f += fs
-            r += rs
-    return f, r
 
 
 def _active(cause: FoundCause, s: frozenset[int]) -> bool:
@@ -449,9 +432,9 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCa
 def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence[FoundCause]) -> tuple[str, ...]:
     others = [c for c in causes if c is not cause]
     clean = [s for s in t.sets if not any(_active(c, s) for c in others)]
-    af, ar = _sum(t, lambda s: s in clean and _active(cause, s))
-    bf, br = _sum(t, lambda s: s in clean and not _active(cause, s))
-    alone_f, alone_r = _sum(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
+    af, ar = counts(t, lambda s: s in clean and _active(cause, s))
+    bf, br = counts(t, lambda s: s in clean and not _active(cause, s))
+    alone_f, alone_r = counts(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
     if all(problem.predecessors[i].startswith(IMPORT) for i in cause.tests):
         head = f"importing {cause.name} before it: fails {af}/{ar}, {bf}/{br} without"
     elif cause.scope in ("class", "module"):
