@@ -43,6 +43,7 @@ BAD_SETTINGS = [
         ("max_runs", 0), ("max_runs", -3), ("max_runs", 2.5), ("max_runs", "10"), ("max_runs", False),
         ("jobs", 0), ("jobs", "2"), ("jobs", 1.5), ("jobs", True),
         ("strategy", "random"), ("strategy", 1), ("mode", "thread"), ("mode", 1),
+        ("further", -0.5), ("further", 2), ("further", "1"), ("further", float("nan")),
         ("any_failure", "yes"), ("any_failure", 1), ("pytest_args", "-x"), ("pytest_args", [1]),
         ("pytest_args", {"a": 1}),
     ]
