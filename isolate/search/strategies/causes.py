@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Any, Sequence
 
 from isolate.search import threshold
 from isolate.search.model import (
@@ -161,6 +161,9 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             return _End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
                                  f"background (confidence {mass:.3f})"), mass), leaders
         return _fails_alone(problem, th, settings, batch, budget, mass), leaders
+    shown = _shown_alone(problem, t, settings)
+    if shown is not None:
+        return shown, leaders
     if mass >= settings.verify_from:
         # Once a prefix leads, the single/pair search inside it verifies more cheaply (the
         # suspect alone) than more runs of the long prefixes; should it find no cause there
@@ -293,9 +296,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
             if r and not f:
                 continue
             if f:
-                lp, pm, _ = polluter_evidence(lat, f, r - f, f0, r0 - f0)
-                ln, _ = none_evidence(lat, f + f0, r - f + r0 - f0)
-                conf = 1.0 / (1.0 + math.exp(min(700.0, ln - lp)))
+                conf, pm = _alone(lat, f, r, f0, r0)
                 if conf >= settings.confidence:
                     return (m,), pm, conf
                 if r >= PROBE_RUNS:
@@ -305,6 +306,29 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
             return _probe(problem, (m,), f"is {who} a cause too, like the rest of its class? alone before the victim",
                           batch, budget)
+    return None
+
+
+def _alone(lat: Any, f: int, r: int, f0: int, r0: int) -> tuple[float, float]:
+    """How sure runs of one test alone before the victim (f/r failed) make it a cause, against
+    the victim's own rate (f0/r0 alone), at even prior odds; and its expected rate."""
+    lp, pm, _ = polluter_evidence(lat, f, r - f, f0, r0 - f0)
+    ln, _ = none_evidence(lat, f + f0, r - f + r0 - f0)
+    return 1.0 / (1.0 + math.exp(min(700.0, ln - lp))), pm
+
+
+def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[int, ...], float, float] | None:
+    """A test that, alone before the victim, has failed it often enough against the victim alone
+    is a cause by intervention, whatever else the posterior believes.  This is what ends a
+    round whose prefix holds two causes (the single-cause search there would weigh them against
+    each other for ever)."""
+    lat = lattice(settings.rates)
+    f0, r0 = counts(t, frozenset().__eq__)
+    for s, f, r in sorted(zip(t.sets, t.fails, t.runs), key=lambda x: sorted(x[0])):
+        if len(s) == 1 and f:
+            conf, pm = _alone(lat, f, r, f0, r0)
+            if conf >= settings.confidence:
+                return tuple(s), pm, conf
     return None
 
 
