@@ -81,7 +81,7 @@ def test_still_fails_then_fixed(tmp_path: Path) -> None:
     other = isolate(suite, "verify", VICTIM, "--jobs", "1")
     assert other.returncode == 1, other.stderr
     assert other.stdout.startswith("inconclusive: ") and "3 fail" in other.stdout, other.stdout
-    assert "attempt 4" in other.stdout
+    assert f"attempt {4 if n3 <= n else 3}" in other.stdout  # a new attempt each time one concluded
 
 
 def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> None:

@@ -123,8 +123,8 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
         held = frozenset(tests)
         f = sum(o.count for o in obs if o.failed and held <= o.included)
         r = sum(o.count for o in obs if held <= o.included)
-        if r:  # the rate users check against the evidence lines: the runs that held the cause
-            rate = f / r
+        if r:  # from the runs that held the cause (what the evidence lines count), Jeffreys' mean:
+            rate = (f + 0.5) / (r + 1)  # 8/8 reads 0.94, not a certainty that no pass can follow
         found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence, min(rate, wilson_low(f, r))))
         obs = carry_over(sub, obs, tests)
         sub = without(sub, tests)
