@@ -16,7 +16,7 @@ import datetime as dt
 import html
 import math
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -168,19 +168,33 @@ def _lines(problem: Problem, observations: Sequence[Observation], counted: list[
     if not tracked:
         tracked = [a.culprits for a in answers(*final, limit=3)]
     tracked = list(dict.fromkeys(tracked))[:len(COLOURS)]
-    values: dict[tuple[int, ...], list[tuple[int, float]]] = {c: [] for c in tracked}
+
+    def at(prefix: Sequence[Observation]) -> Callable[[tuple[int, ...]], float] | None:
+        got = _posterior(problem, prefix, settings)
+        return None if got is None else (lambda c: chance(*got, c))
+
+    names = [" + ".join(problem.predecessors[i] for i in c) if c else "fails on its own" for c in tracked]
+    return _series(observations, counted, xs, list(zip(tracked, names)), at)
+
+
+def _series(observations: Sequence[Observation], counted: list[int], xs: list[int],
+            tracked: list[tuple[tuple[int, ...], str]],
+            at: Callable[[Sequence[Observation]], Callable[[tuple[int, ...]], float] | None]
+            ) -> tuple[tuple[Line, ...], int | None]:
+    """Each tracked answer's probability at the chart's points, from the first failure on;
+    `at(prefix)` gives the probability of an answer on that prefix of the evidence."""
+    values: dict[tuple[int, ...], list[tuple[int, float]]] = {c: [] for c, _ in tracked}
     first = next((e for e in range(1, len(counted))
                   if any(o.failed for o in observations[:counted[e]])), None)
     for x in xs:
         if first is None or x < first:
             continue
-        got = _posterior(problem, observations[:counted[x]], settings)
-        if got is None:
+        chance_of = at(observations[:counted[x]])
+        if chance_of is None:
             continue
-        for c in tracked:
-            values[c].append((x, chance(*got, c)))
-    names = [" + ".join(problem.predecessors[i] for i in c) if c else "fails on its own" for c in tracked]
-    return tuple(Line(c, name, tuple(values[c])) for c, name in zip(tracked, names)), first
+        for c, _ in tracked:
+            values[c].append((x, chance_of(c)))
+    return tuple(Line(c, name, tuple(values[c])) for c, name in tracked), first
 
 
 def _cause_lines(problem: Problem, observations: Sequence[Observation], counted: list[int], xs: list[int],
@@ -203,17 +217,13 @@ def _cause_lines(problem: Problem, observations: Sequence[Observation], counted:
     tracked = list(dict.fromkeys(tracked))[:len(COLOURS)]
     if not tracked:
         return (), None
-    values: dict[tuple[int, ...], list[tuple[int, float]]] = {c: [] for c, _ in tracked}
-    first = next((e for e in range(1, len(counted))
-                  if any(o.failed for o in observations[:counted[e]])), None)
-    for x in xs:
-        if first is None or x < first:
-            continue
-        top = leading(problem, observations[:counted[x]], settings)
-        for c, _ in tracked:
-            inside = [a.probability for a in top if a.culprits == c or (a.culprits and set(a.culprits) <= set(c))]
-            values[c].append((x, max(inside, default=0.0)))
-    return tuple(Line(c, name, tuple(values[c])) for c, name in tracked), first
+
+    def at(prefix: Sequence[Observation]) -> Callable[[tuple[int, ...]], float]:
+        top = leading(problem, prefix, settings)
+        return lambda c: max((a.probability for a in top
+                              if a.culprits == c or (a.culprits and set(a.culprits) <= set(c))), default=0.0)
+
+    return _series(observations, counted, xs, tracked, at)
 
 
 def cause_counts(ev: Evidence, culprits: tuple[int, ...]) -> tuple[int, int, int, int]:
