@@ -162,7 +162,7 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
         runs = round_batch(passes_to_target(acts, lead_w, _predicted(th, lead, k), settings.confidence, runs),
                            batch)
     included = tuple(sorted(th.chain[:k]))
-    return Query(included, runs, _reason(problem, k, m, cost[k], scores[k], fail_p[k]))
+    return Query(included, runs, _reason(k, m, cost[k], scores[k], fail_p[k]))
 
 
 def _predicted(th: Threshold, j: int, k: int) -> float:
@@ -172,7 +172,7 @@ def _predicted(th: Threshold, j: int, k: int) -> float:
     return th.p[j] if j < k else th.q[j]
 
 
-def _reason(problem: Problem, k: int, m: int, cost: float, bits: float, f: float) -> str:
+def _reason(k: int, m: int, cost: float, bits: float, f: float) -> str:
     if k == 0:
         return f"victim alone: does it fail on its own? ({cost:.1f} s per run)"
     if k == m:

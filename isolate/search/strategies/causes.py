@@ -51,9 +51,10 @@ from isolate.search.strategies import bayesian
 
 IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
-SCOPE_SHARE = 0.5
+SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a cause's class
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
-# a priori as likely to be deterministic as not (the rates prior of later rounds)  # prior share, in a later round, of the other tests of a cause's class
+# a priori as likely to be deterministic as not (the rates prior of later rounds)
+PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     n = len(problem.predecessors)
     t = tally(obs)
     later = bool(found_ids)
-    budget = _budget(settings, whole)
+    budget = budget_left(settings, whole)
     if later and settings.further <= 0:
         return _End("stop", "stopped at the first cause (--further 0): others may remain"), ()
     if later and weakest >= DETERMINISTIC:  # every cause so far bit (nearly) every time
@@ -187,10 +188,6 @@ def wilson_low(fails: int, runs: int, z: float = 1.645) -> float:
     centre = p + z2 / (2 * runs)
     spread = z * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
     return max(0.0, (centre - spread) / (1 + z2 / runs))
-
-
-def _budget(settings: Settings, whole: Tally) -> tuple[float, float]:
-    return budget_left(settings, whole)
 
 
 def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
@@ -338,9 +335,6 @@ def _probe(problem: Problem, included: tuple[int, ...], reason: str, batch: int,
     return Query(included, k, reason) if k >= 1 else None
 
 
-PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
-
-
 def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tuple[float, float]) -> Query | None:
     """A pair is named only once each of its tests alone has been seen not to be enough: alone
     before the victim, each passes as many runs as would show the pair's rate at CONFIRM
@@ -348,14 +342,10 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tup
     # The rate to rule out: half the lowest of 0.5, the posterior mean and the failure rate of
     # the runs that held both (a mean from a few runs is often far too high: 3/3 failures reads
     # as 0.99), so that a member failing at the pair's real rate cannot pass by luck.
-    both = frozenset(v.culprits)
-    f = sum(fs for s, fs in zip(t.sets, t.fails) if both <= s)
-    r = sum(rs for s, rs in zip(t.sets, t.runs) if both <= s)
+    f, r = counts(t, frozenset(v.culprits).issubset)
     need = runs_for(CONFIRM, min(0.5, v.p, f / r) / 2 if f else 0.25)
     for member in v.culprits:
-        alone = frozenset({member})
-        fails = sum(f for s, f in zip(t.sets, t.fails) if s == alone)
-        runs = sum(r for s, r in zip(t.sets, t.runs) if s == alone)
+        fails, runs = counts(t, frozenset({member}).__eq__)
         if fails == 0 and runs < need:
             k = fit_runs(round_batch(need - runs, batch), run_cost(problem, (member,)), budget)
             if k < 1:
@@ -398,9 +388,7 @@ def _verdict(problem: Problem, t: Tally, found: Sequence[_Found], end: _End, set
     stop = end.text if end.kind == "stop" else (
         end.text if end.text.startswith("more may remain") else f"more may remain: {end.text}")
     culprits = tuple(sorted({i for c in causes for i in c.tests}))
-    inactive = [s for s in t.sets if not any(_active(c, s) for c in causes)]
-    bf = sum(f for s, f in zip(t.sets, t.fails) if s in inactive)
-    br = sum(r for s, r in zip(t.sets, t.runs) if s in inactive)
+    bf, br = counts(t, lambda s: not any(_active(c, s) for c in causes))
     lines = tuple(c.evidence[0] for c in causes)
     if len(causes) > 1:
         lines += (f"fails {bf}/{br} with none of them before it",)
@@ -455,9 +443,11 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCa
 
 def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence[FoundCause]) -> tuple[str, ...]:
     others = [c for c in causes if c is not cause]
-    clean = [s for s in t.sets if not any(_active(c, s) for c in others)]
-    af, ar = counts(t, lambda s: s in clean and _active(cause, s))
-    bf, br = counts(t, lambda s: s in clean and not _active(cause, s))
+    def clean(s: frozenset[int]) -> bool:
+        return not any(_active(c, s) for c in others)
+
+    af, ar = counts(t, lambda s: clean(s) and _active(cause, s))
+    bf, br = counts(t, lambda s: clean(s) and not _active(cause, s))
     alone_f, alone_r = counts(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
     if all(problem.predecessors[i].startswith(IMPORT) for i in cause.tests):
         head = f"importing {cause.name} before it: fails {af}/{ar}, {bf}/{br} without"
