@@ -128,22 +128,27 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
 def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,
                runner: Any, jobs: int, merged: dict[str, Any], display: Any, settings: Settings,
                deadline: float | None) -> None:
-    ids = tuple(problem.predecessors[i] for i in query.included) + (problem.victim,)
-    step = step_for(hunt, ids, dict(ev.steps))
-    runs = query.runs
-    if merged["step_budget"] and merged["strategy"] != "manual":
-        runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, query.included))))
-    display.step(step, len(query.included), runs, query.reason, problem, observations,
-                 leading(problem, observations, settings))
+    """Run the query's lists (one, or a batch of several chosen together), journaling every
+    repetition under its list's step as soon as it ends."""
+    known = dict(ev.steps)
+    lists: list[tuple[int, tuple[str, ...], int]] = []  # step, ids, runs
+    for included, runs in query.lists():
+        ids = tuple(problem.predecessors[i] for i in included) + (problem.victim,)
+        if merged["step_budget"] and merged["strategy"] != "manual":
+            runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, included))))
+        lists.append((step_for(hunt, ids, known), ids, runs))
+    step, ids, _ = lists[0]
+    display.step(step, len(ids) - 1, sum(r for _, _, r in lists), query.reason, problem, observations,
+                 leading(problem, observations, settings), lists=len(lists))
     path = hunt.path / "queries.jsonl"
     try:
-        append_lines(path, [{"step": step, "runs": runs, "reason": query.reason, "from": ev.entries}])
+        append_lines(path, [{"step": st, "runs": r, "reason": query.reason, "from": ev.entries} for st, _, r in lists])
     except OSError as exc:
         raise UserError(f"cannot write {path} ({exc.strerror}); free disk space, then run the same"
                         " command again to resume") from None
 
-    def record(outcome: Any) -> None:
-        entry = Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
+    def record(index: int, outcome: Any) -> None:
+        entry = Entry(lists[index][0], outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                       outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
                       outcome.hung, None if outcome.executor == "local" else outcome.executor)
         try:
@@ -153,11 +158,11 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
                             " then run the same command again to resume") from None
         display.outcome(outcome)
 
-    outcomes = runner.run(ids, problem.victim, times=runs, jobs=jobs,
-                          until_failure=query.until_failure, on_outcome=record, deadline=deadline)
-    errors = [o for o in outcomes if o.kind == "error"]
+    outcomes = runner.run_lists([(ids, runs) for _, ids, runs in lists], problem.victim, jobs=jobs,
+                                until_failure=query.until_failure, on_outcome=record, deadline=deadline)
+    errors = [(i, o) for i, o in outcomes if o.kind == "error"]
     if errors:
-        raise UserError(f"step {step} could not run: {errors[0].message}")
+        raise UserError(f"step {lists[errors[0][0]][0]} could not run: {errors[0][1].message}")
 
 
 def make_runner(hunt: Hunt, scheduler: str | None = None,

@@ -58,14 +58,16 @@ class Display:
         self.stream.flush()
 
     def step(self, step: int, size: int, runs: int, reason: str, problem: Problem,
-             observations: Sequence[Observation], leaders: Sequence[Answer] = ()) -> None:
+             observations: Sequence[Observation], leaders: Sequence[Answer] = (), lists: int = 1) -> None:
+        """A step begins; with `lists` > 1, a batch of that many lists run together (the first is
+        `step` with `size` predecessors; `runs` counts them all)."""
         self.step_no, self.size, self.planned, self.done, self.fails = step, size, runs, 0, 0
         self.total_runs = sum(o.count for o in observations)
         self.total_fails = sum(o.count for o in observations if o.failed)
         if self.quiet:
             return
-        line = (f"[{self._elapsed()}] step {step}: {size} predecessors + victim, up to {runs} runs"
-                f" — {reason}")
+        what = f"step {step}: {size} predecessors + victim" if lists == 1 else f"step {step} and {lists - 1} more lists"
+        line = f"[{self._elapsed()}] {what}, up to {runs} runs — {reason}"
         if leaders:
             line += f"\n{'':11}leading: {_suspects(problem, leaders)}"
         if self.live:

@@ -26,7 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -137,35 +137,67 @@ class Runner:
         and not reported. No repetition starts after ``deadline`` (``time.monotonic()``); those
         in flight then finish (or time out) and are reported.
         """
-        ids = list(ids)
-        if not ids:
-            raise UserError("the test list is empty; fix: give at least the target test id")
-        if target not in ids:
-            raise UserError(f"target {target!r} is not in the list; fix: add it or pick another")
         if times is None and not until_failure:
             raise ValueError("times=None needs until_failure")
-        if (times is not None and times < 1) or jobs < 1:
+        report = None if on_outcome is None else (lambda _, outcome: on_outcome(outcome))
+        return [o for _, o in self.run_lists([(ids, times)], target, jobs=jobs, until_failure=until_failure,
+                                             on_outcome=report, deadline=deadline)]
+
+    def run_lists(
+        self,
+        lists: Sequence[tuple[Sequence[str], int | None]],
+        target: str,
+        *,
+        jobs: int = 1,
+        until_failure: bool = False,
+        on_outcome: Callable[[int, Outcome], None] | None = None,
+        deadline: float | None = None,
+    ) -> list[tuple[int, Outcome]]:
+        """Run several lists, each ``(ids, times)``, ``jobs`` runs at once in all: a batch of
+        runs chosen together.  Repetitions start in turn across the lists (the first list's
+        first run, the second's, ...), so each list is under way as soon as there is room.
+        Outcomes come with the index of their list; otherwise as :meth:`run` (``until_failure``
+        stops every list at the first reproduction)."""
+        if not lists:
+            raise ValueError("no lists to run")
+        if jobs < 1 or any(t is not None and t < 1 for _, t in lists):
             raise ValueError("times and jobs must be at least 1")
-        list_file = self._workdir() / f"list-{self._next()}.txt"
-        list_file.write_text("".join(i + "\n" for i in ids), encoding="utf-8")
+        if any(t is None for _, t in lists) and (not until_failure or len(lists) > 1):
+            raise ValueError("times=None needs until_failure and one list")
+        specs: list[tuple[list[str], Path]] = []
+        for ids in (list(i) for i, _ in lists):
+            if not ids:
+                raise UserError("the test list is empty; fix: give at least the target test id")
+            if target not in ids:
+                raise UserError(f"target {target!r} is not in the list; fix: add it or pick another")
+            path = self._workdir() / f"list-{self._next()}.txt"
+            path.write_text("".join(i + "\n" for i in ids), encoding="utf-8")
+            specs.append((ids, path))
         executor = self._executor_for_mode()
-        outcomes: list[Outcome] = []
-        started, stop = 0, False
+        left = [t for _, t in lists]  # runs still to start per list (None: until a reproduction)
+        order = _turns(left)
+        owner: dict[int, int] = {}  # job key -> list index
+        outcomes: list[tuple[int, Outcome]] = []
+        stop = False
         finished: list[Job] = []  # judged after their replacements started, off the critical path
         trash: list[Path] = []  # their directories, deleted while the next jobs run
         try:
             while True:
-                while (not stop and executor.running < jobs and (times is None or started < times)
-                       and (deadline is None or time.monotonic() < deadline)):
-                    executor.launch(self._new_job(), list_file, ids)
-                    started += 1
+                while (not stop and executor.running < jobs and (deadline is None or time.monotonic() < deadline)):
+                    i = next(order, None)
+                    if i is None:
+                        break
+                    job = self._new_job()
+                    owner[job.key] = i
+                    executor.launch(job, specs[i][1], specs[i][0])
                 while finished:
                     job = finished.pop(0)
                     trash.append(job.dir)
-                    outcome = self._judge(job, ids, target)
-                    outcomes.append(outcome)
+                    i = owner.pop(job.key)
+                    outcome = self._judge(job, specs[i][0], target)
+                    outcomes.append((i, outcome))
                     if on_outcome is not None:
-                        on_outcome(outcome)
+                        on_outcome(i, outcome)
                     if outcome.kind == ERROR or (until_failure and outcome.reproduced):
                         stop = True  # the jobs started meanwhile are killed, not reported
                 if stop and executor.running:
@@ -176,10 +208,11 @@ class Runner:
                 finished += executor.wait()
         except KeyboardInterrupt:
             executor.kill_all()
-            raise Interrupted(outcomes) from None
+            raise Interrupted([o for _, o in outcomes]) from None
         finally:
             executor.kill_all()
-            list_file.unlink(missing_ok=True)
+            for _, path in specs:
+                path.unlink(missing_ok=True)
             _remove(trash)
         return outcomes
 
@@ -229,6 +262,20 @@ class Runner:
             seconds=job.ended - job.started, expect=self.expect,
         )
         return replace(outcome, executor=job.executor)
+
+
+def _turns(left: list[int | None]) -> Iterator[int]:
+    """Which list each next repetition runs: one of each in turn while they have runs to start
+    (a list with None has no end)."""
+    while True:
+        live = [i for i, t in enumerate(left) if t is None or t > 0]
+        if not live:
+            return
+        for i in live:
+            t = left[i]
+            if t is not None:
+                left[i] = t - 1
+            yield i
 
 
 def _warn(message: str) -> None:

@@ -6,7 +6,7 @@ strategy shares.  Pure: no I/O, no clock, no randomness.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Protocol, Sequence
 
 from isolate.search.posterior import RatePrior, Tally
@@ -88,6 +88,20 @@ class Query:
     runs: int
     reason: str
     until_failure: bool = True
+    # Other lists to run at the same time, each (included, runs): a batch of parallel runs
+    # chosen jointly (several prefixes at once).  With any, every list runs all its runs
+    # (until_failure does not apply), and all the runs together fit in one batch.
+    alongside: tuple[tuple[tuple[int, ...], int], ...] = ()
+
+    def lists(self) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """Every list of the query with its runs, this one first."""
+        return ((self.included, self.runs),) + self.alongside
+
+    def mapped(self, index: Sequence[int]) -> Query:
+        """The same query with its predecessor indices read through `index` (a sub-problem's
+        position -> the enclosing problem's)."""
+        return replace(self, included=tuple(index[i] for i in self.included),
+                       alongside=tuple((tuple(index[i] for i in s), r) for s, r in self.alongside))
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,24 @@ def class_layout(n: int) -> list[tuple[int, int]]:
 # Running a query against the truth
 
 
+def simulate_batch(suite: Suite, query: Query, rng: random.Random, batch: int = 1
+                   ) -> tuple[list[Observation], float]:
+    """Run every list of the query on `batch` workers at once; the observations and the wall
+    time.  A list alone runs in waves of `batch` runs (until_failure: the wave of the first
+    failure is the last; its other runs are killed in flight and not reported, as the Runner
+    does); several lists run in one wave, as long as the slowest."""
+    if not query.alongside:
+        obs = simulate_query(suite, query, rng)
+        done = sum(o.count for o in obs)
+        return obs, math.ceil(done / max(1, batch)) * run_cost(suite.problem, query.included)
+    obs = []
+    wall = 0.0
+    for included, runs in query.lists():
+        obs += simulate_query(suite, Query(included, runs, query.reason, until_failure=False), rng)
+        wall = max(wall, run_cost(suite.problem, included))
+    return obs, wall * math.ceil(sum(r for _, r in query.lists()) / max(1, batch))
+
+
 def simulate_query(suite: Suite, query: Query, rng: random.Random) -> list[Observation]:
     """Run the query: up to query.runs runs, stopping at the first failure when asked.
     Passing streaks are returned as one Observation with a count (same evidence)."""
@@ -147,6 +165,7 @@ class Trial:
     runs: int
     seconds: float
     calls: int
+    wall: float = 0.0  # seconds on `batch` workers at once (simulate_batch)
 
 
 def judge(truth: Truth, kind: str, culprits: frozenset[int]) -> bool:
@@ -167,14 +186,30 @@ def hunt(
     observations: tuple[Observation, ...] = (),
 ) -> tuple[Verdict, tuple[Observation, ...], int]:
     """Drive decide() against the truth until it returns a verdict."""
+    verdict, obs, calls, _ = hunt_wall(suite, settings, rng, batch=batch, observations=observations)
+    return verdict, obs, calls
+
+
+def hunt_wall(
+    suite: Suite,
+    settings: Settings,
+    rng: random.Random,
+    *,
+    batch: int = 1,
+    observations: tuple[Observation, ...] = (),
+) -> tuple[Verdict, tuple[Observation, ...], int, float]:
+    """hunt(), and the wall time of its runs on `batch` workers at once."""
     obs = list(observations)
     calls = 0
+    wall = 0.0
     while True:
         step = decide(suite.problem, obs, settings, batch=batch)
         calls += 1
         if isinstance(step, Verdict):
-            return step, tuple(obs), calls
-        obs.extend(simulate_query(suite, step, rng))
+            return step, tuple(obs), calls, wall
+        got, secs = simulate_batch(suite, step, rng, batch)
+        obs.extend(got)
+        wall += secs
 
 
 def hunt_all(suite: Suite, settings: Settings, rng: random.Random, *, max_culprits: int = 2) -> Trial:
@@ -219,11 +254,11 @@ def hunt_all(suite: Suite, settings: Settings, rng: random.Random, *, max_culpri
 
 def trial(suite: Suite, settings: Settings, rng: random.Random, *, batch: int = 1) -> Trial:
     """One hunt for a single culprit set (or none)."""
-    verdict, obs, calls = hunt(suite, settings, rng, batch=batch)
+    verdict, obs, calls, wall = hunt_wall(suite, settings, rng, batch=batch)
     culprits = frozenset(verdict.culprits)
     return Trial(verdict.kind, culprits, verdict.confidence,
                  judge(suite.truth, verdict.kind, culprits),
-                 verdict.runs, verdict.seconds, calls)
+                 verdict.runs, verdict.seconds, calls, wall)
 
 
 def _remap(truth: Truth, index: list[int]) -> Truth:

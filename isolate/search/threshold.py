@@ -18,6 +18,7 @@ after another costs about the sum of log2(gap) queries, at most d*log2(N/d) + O(
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Sequence
@@ -157,12 +158,61 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
             key=lambda k: (scores[k] / cost[k], -cost[k]))
     acts = [(wj, pj if j < k else qj) for j, (wj, pj, qj) in enumerate(zip(w, p, q))]
     acts.append((th.beyond, th.beyond_q))
+    if not verifying and batch > 1:
+        lists = batch // spread_runs(acts, settings, runs_so_far, 1)
+        if lists > 1:
+            return _split(th, lists, batch, cost, fail_p)
     runs = spread_runs(acts, settings, runs_so_far, batch)
     if verifying:
         runs = round_batch(passes_to_target(acts, lead_w, _predicted(th, lead, k), settings.confidence, runs),
                            batch)
     included = tuple(sorted(th.chain[:k]))
     return Query(included, runs, _reason(k, m, cost[k], scores[k], fail_p[k]))
+
+
+def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float]) -> Query:
+    """Up to `lists` prefixes to run at once: after one batch of runs of them the first cause
+    lies between two neighbours (bisection with several probes at once, as in probabilistic
+    bisection with parallel queries).  A batch lasts as long as its longest prefix, so for
+    each candidate longest prefix K the others split the mass below K at its quantiles, and
+    the K whose split tells most (the entropy of where the cause falls among the segments,
+    as if outcomes were certain) per second of its run wins.  The batch's runs are shared out
+    evenly, the quickest lists first."""
+    m = len(th.chain)
+    cdf = list(accumulate(th.weights, initial=0.0))  # cdf[k]: mass of "prefix k fails"
+    total = cdf[-1] + th.beyond
+    best: tuple[float, list[int]] = (-1.0, [m])
+    for top in range(1, m + 1):
+        if top < m and cdf[top] <= cdf[top - 1] and top > 1:
+            continue  # a longer prefix with no more mass below it only costs more
+        picks = _quantiles(cdf, top, lists)
+        edges = [0.0] + [cdf[k] for k in picks] + [total]
+        bits = -sum(x * math.log2(x / total) for x in (b - a for a, b in zip(edges, edges[1:])) if x > 0) / total
+        score = bits / cost[top]
+        if score > best[0] + 1e-12:
+            best = (score, picks)
+    picks = best[1]
+    per, extra = divmod(batch, len(picks))
+    runs = [per + (1 if i < extra else 0) for i in range(len(picks))]
+    queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
+    shown = ", ".join(str(k) for k in picks)
+    reason = (f"{len(queries)} lists at once, the {shown} quickest of {m} predecessors: where do the lists start to"
+              f" fail? (expected to fail {', '.join(f'{fail_p[k]:.0%}' for k in picks)}; up to {cost[picks[-1]]:.1f} s"
+              " per run)")
+    (first, r0), rest = queries[0], tuple(queries[1:])
+    return Query(first, r0, reason, until_failure=not rest, alongside=rest)
+
+
+def _quantiles(cdf: Sequence[float], top: int, lists: int) -> list[int]:
+    """Up to `lists` prefix lengths, the last `top`, splitting the mass of the prefixes up to
+    `top` evenly."""
+    picks: list[int] = []
+    for i in range(1, lists):
+        target = cdf[top] * i / lists
+        k = bisect_left(cdf, target - 1e-15, 1, top)
+        if k < top and (not picks or k > picks[-1]):
+            picks.append(k)
+    return picks + [top]
 
 
 def _predicted(th: Threshold, j: int, k: int) -> float:

@@ -4,6 +4,7 @@ loopback, each worker started from its own copy of a sample suite, as on separat
 from __future__ import annotations
 
 import json
+from collections import Counter
 import os
 import shutil
 import signal
@@ -157,6 +158,10 @@ def test_a_hunt_and_a_replay_run_on_both_workers(tmp_path: Path, cluster: Callab
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     assert json.loads((hunt / "verdict.json").read_text())["executors"] == verdict["executors"]
     assert made.address not in (hunt / "hunt.json").read_text()  # per session, not stored
+    # two worker threads: the search chose batches of two different lists to run together
+    planned = [json.loads(line) for line in (hunt / "queries.jsonl").read_text().splitlines()]
+    together = Counter(q["from"] for q in planned)
+    assert any(k == 2 for k in together.values()), planned
     # the address from the environment; --jobs defaults to the cluster's threads (2)
     replay = isolate(suite, "replay", verdict["reproducer"], "--times", "4", "--json",
                      ISOLATE_SCHEDULER=made.address)

@@ -580,3 +580,19 @@ def test_fork_server_keeps_per_process_randomness(tmp_path: Path, monkeypatch: p
         rates[mode] = sum(o.kind == "fail" for o in outcomes) / times
     # p = 0.5: outside [0.15, 0.85] has probability < 1e-3 for either sample size
     assert 0.15 <= rates["fresh"] <= 0.85 and 0.15 <= rates["fork"] <= 0.85, rates
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_several_lists_run_together_and_each_outcome_names_its_list(toy: Path, mode: str) -> None:
+    seen: list[tuple[int, Outcome]] = []
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        outcomes = runner.run_lists([([POLLUTER, VICTIM], 3), ([VICTIM], 2)], VICTIM, jobs=2,
+                                    on_outcome=lambda i, o: seen.append((i, o)))
+        assert seen == outcomes
+        by_list = {i: sorted(o.kind for j, o in outcomes if j == i) for i in (0, 1)}
+        assert by_list == {0: ["fail"] * 3, 1: ["pass"] * 2}
+        assert all(o.ran[-1] == VICTIM for _, o in outcomes)
+        with pytest.raises(UserError, match="not in the list"):
+            runner.run_lists([([VICTIM], 1), ([POLLUTER], 1)], VICTIM)
+        with pytest.raises(ValueError):
+            runner.run_lists([([VICTIM], None), ([POLLUTER, VICTIM], 1)], VICTIM, until_failure=True)

@@ -64,10 +64,14 @@ def test_a_module_of_several_classes_is_one_cause_of_scope_module() -> None:
 
 def test_mixed_rates_are_all_found_and_the_outcome_does_not_depend_on_jobs() -> None:
     s = suite(40, [({3}, 0.5), ({30}, 0.3)])
-    for batch in (1, 2, 4):
+    for batch in (1, 2, 4, 8):
         right = 0
         for seed in range(3):
-            st = Settings()
+            # --further 0.5: the stop check then rules out causes down to half the weakest found
+            # (about 0.18 here), below the second cause's 0.3.  At the default (1) a cause weaker
+            # than the first one's lower bound is not promised, and 12 lucky passes of the rest
+            # (1 in 70 at 0.3) end the hunt without it.
+            st = Settings(further=0.5)
             v, _, _ = hunt(s, st, random.Random(seed), batch=batch)
             right += v.kind == "polluter" and v.culprits == (3, 30)
         assert right == 3, batch

@@ -307,7 +307,9 @@ def test_batch_rounds_runs_to_parallel_jobs() -> None:
     pb = problem(20)
     history = [obs(range(20), True), obs(set(), False, 3)]
     q = decide(pb, history, batch=4)
-    assert isinstance(q, Query) and q.runs % 4 == 0
+    assert isinstance(q, Query) and sum(r for _, r in q.lists()) % 4 == 0
+    single = decide(pb, history, Settings(strategy="single"), batch=4)
+    assert isinstance(single, Query) and single.runs % 4 == 0 and not single.alongside
 
 
 def test_mask_counts_stay_exact_from_one_tally_to_the_next() -> None:

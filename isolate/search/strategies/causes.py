@@ -116,7 +116,7 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
                         for a in step[1])
         action = step[0]
         if isinstance(action, Query):
-            action = replace(action, included=tuple(index[i] for i in action.included))
+            action = action.mapped(index)
             return _Replay(tuple(found), action, leaders)
         if isinstance(action, _End):
             return _Replay(tuple(found), replace(action, leaders=leaders), leaders)
@@ -173,10 +173,19 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if mass >= settings.confidence or not (isinstance(step, _End) and step.kind == "undecided"):
             return step, leaders
     query = threshold.choose(th, problem, settings, batch, t.total_runs)
+    if query.alongside and not _fits(problem, query, budget):  # then one list at a time
+        query = threshold.choose(th, problem, settings, 1, t.total_runs)
     k = fit_runs(query.runs, run_cost(problem, query.included), budget)
     if k < 1:
         return _End("budget", "the budget ran out", leaders=leaders), leaders
     return replace(query, runs=min(k, query.runs)), leaders
+
+
+def _fits(problem: Problem, query: Query, budget: tuple[float, float]) -> bool:
+    runs_left, secs_left = budget
+    lists = query.lists()
+    return (sum(r for _, r in lists) <= runs_left
+            and sum(r * run_cost(problem, s) for s, r in lists) <= secs_left + 1e-9)
 
 
 def wilson_low(fails: int, runs: int, z: float = 1.645) -> float:
@@ -254,11 +263,11 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
     )
     v = bayesian.decide(sub, inner, inner_settings, batch=batch)
     if isinstance(v, Query):
-        return replace(v, included=tuple(keep[i] for i in v.included))
+        return v.mapped(keep)
     if v.kind == "polluter" and len(v.culprits) == 2:
         check = _both_needed(sub, t, v, batch, budget)
         if check is not None:
-            return replace(check, included=tuple(keep[i] for i in check.included))
+            return check.mapped(keep)
     if v.kind == "polluter":
         return tuple(keep[i] for i in v.culprits), v.p, v.confidence
     if v.kind == "undecided" and v.confidence < settings.confidence:

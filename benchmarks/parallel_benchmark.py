@@ -1,0 +1,125 @@
+"""Wall-time speed-up of a hunt on W workers at once (issue 14), on simulated suites.
+
+Each trial is one hunt by the default search with batch = W: decide() proposes a batch of runs
+(several prefixes at once, or W repetitions of one list), the simulator runs them on W workers
+(simulate.simulate_batch: a batch of several lists is one wave as long as its slowest list; one
+list runs in waves of W, the wave of its first failure being the last) and the hunt's wall time is
+the sum of the waves.  The same seeds run at every W, side by side in one run; the speed-up is
+mean wall(W = 1) / mean wall(W), printed with the accuracy at each W (equal accuracy is part of
+the claim), the bound no number of workers can pass (every hunt runs the whole list once to see
+the failure, and the list without the causes once to rule out more; those two runs cannot overlap,
+so the speed-up is at most mean wall(1) / their cost: Amdahl's law), and the runs ratio (how much
+more test time the parallel hunt spends).
+
+    python benchmarks/parallel_benchmark.py --trials 20 --jobs 2
+    python benchmarks/parallel_benchmark.py --ws 1,8 --scenarios "single p=1" --ns 300
+
+Standard library only (plus the isolate package).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+from isolate.search.model import Settings, run_cost
+from isolate.search.simulate import Trial, scenario, trial
+
+CONFIDENCE = 0.99
+WS = (1, 2, 4, 8, 16, 32)
+CELLS = (
+    ("single p=1", 300), ("single p=0.5", 300), ("single p=0.2", 50), ("single p=1/30", 50),
+    ("pair p=0.5", 50), ("none q=0.05", 50), ("multi k=3 p=1", 300), ("class p=1", 300),
+)
+BUDGET = 50_000
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    n: int
+    w: int
+    seed: int
+
+
+def run_task(task: Task) -> tuple[Task, Trial, float]:
+    """The trial, and its floor: the wall time no number of workers can beat, one run of the
+    whole list (the failure must show at all), then one of the list without the causes (nothing
+    else makes it fail; it can only start once the causes are known).  With no cause, one run of
+    the whole list (the victim alone can run beside it)."""
+    rng = random.Random(f"{task.name}|{task.n}|{task.seed}")
+    suite = scenario(task.name, task.n, rng)
+    run_rng = random.Random(f"run|{task.name}|{task.n}|{task.seed}|{task.w}")
+    settings = Settings(confidence=CONFIDENCE, max_runs=BUDGET)
+    everything = tuple(range(len(suite.problem.predecessors)))
+    rest = tuple(i for i in everything if i not in suite.truth.answer)
+    floor = run_cost(suite.problem, everything) + (run_cost(suite.problem, rest) if suite.truth.answer else 0.0)
+    return task, trial(suite, settings, run_rng, batch=task.w), floor
+
+
+def table(results: list[tuple[Task, Trial, float]], ws: list[int]) -> str:
+    cells: dict[tuple[str, int], dict[int, list[Trial]]] = {}
+    floors: dict[tuple[str, int], list[float]] = {}
+    for task, t, floor in results:
+        cells.setdefault((task.name, task.n), {}).setdefault(task.w, []).append(t)
+        floors.setdefault((task.name, task.n), []).append(floor)
+    head = (["scenario", "N"] + [f"W={w} acc" for w in ws] + [f"W={w} speed-up" for w in ws if w > 1]
+            + ["bound"] + [f"W={w} runs×" for w in ws if w > 1])
+    rows = [head]
+    for (name, n), by_w in cells.items():
+        base = by_w.get(ws[0], [])
+        wall0 = statistics.mean(t.wall for t in base) if base else float("nan")
+        runs0 = statistics.mean(t.runs for t in base) if base else float("nan")
+        row = [name, str(n)]
+        row += [f"{sum(t.correct for t in by_w[w])}/{len(by_w[w])}" for w in ws]
+        for w in ws[1:]:
+            wall = statistics.mean(t.wall for t in by_w[w])
+            row.append(f"{wall0 / wall:.2f} ({wall0 / wall / w:.2f}·W)" if wall > 0 else "-")
+        row.append(f"{wall0 / statistics.mean(floors[(name, n)]):.1f}")
+        for w in ws[1:]:
+            row.append(f"{statistics.mean(t.runs for t in by_w[w]) / runs0:.2f}")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["| " + " | ".join(c.ljust(wd) for c, wd in zip(r, widths)) + " |" for r in rows]
+    lines.insert(1, "|" + "|".join("-" * (wd + 2) for wd in widths) + "|")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--trials", type=int, default=20)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ws", default=",".join(map(str, WS)), help="worker counts; the first is the baseline")
+    ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
+    ap.add_argument("--ns", default="", help="comma-separated subset of N")
+    args = ap.parse_args(argv)
+    ws = [int(x) for x in args.ws.split(",")]
+    cells = list(CELLS)
+    if args.scenarios:
+        cells = [c for c in cells if c[0] in set(args.scenarios.split(","))]
+    if args.ns:
+        cells = [c for c in cells if c[1] in {int(x) for x in args.ns.split(",")}]
+    tasks = [Task(name, n, w, args.seed + i) for name, n in cells for w in ws for i in range(args.trials)]
+    tasks.sort(key=lambda t: t.w)  # W = 1 hunts are the longest to simulate: first
+    start = time.time()
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(run_task, tasks, chunksize=1)
+    else:
+        results = [run_task(t) for t in tasks]
+    print(table(results, ws))
+    print(f"\n{len(tasks)} trials, {time.time() - start:.0f} s wall, {args.jobs} jobs, confidence {CONFIDENCE},"
+          f" seed {args.seed}; speed-up = mean wall at W={ws[0]} / mean wall at W (same seeds);"
+          " bound = mean wall at the baseline / the floor no W can beat (one run of the whole list, then one"
+          " without the causes); runs× = mean runs at W / at the baseline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

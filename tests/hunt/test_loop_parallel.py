@@ -1,0 +1,51 @@
+"""Batches of runs chosen together, end to end: `isolate bisect --jobs 4` on a real stestr run
+of the sample suite with three polluters runs several lists at once, journals each run under
+its own list's step, and names the same causes as `--jobs 1`."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from conftest import copy_suite, isolate, stestr_run
+from isolate.hunt.store import hunt_name
+
+VICTIM = "tills.tests.sales.test_totals.TotalLineTest.test_total_line_default_format"
+
+
+def hunt(tmp_path: Path, jobs: int) -> tuple[Path, dict[str, object]]:
+    suite = copy_suite("several_polluters", tmp_path / f"jobs{jobs}")
+    assert stestr_run(suite).returncode == 1
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--jobs", str(jobs), "--json", "--max-runs", "400")
+    assert proc.returncode == 0, proc.stderr
+    return suite / ".isolate" / hunt_name(VICTIM), json.loads(proc.stdout)
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_several_lists_at_once_and_the_same_causes_as_one_job(tmp_path: Path) -> None:
+    one_dir, one = hunt(tmp_path, 1)
+    four_dir, four = hunt(tmp_path, 4)
+    assert one["verdict"] == four["verdict"] == "polluter"
+    assert [c["name"] for c in one["causes"]] == [c["name"] for c in four["causes"]]  # type: ignore[index]
+    assert len(four["causes"]) == 3  # type: ignore[arg-type]
+    # a batch: several steps planned from the same journal position, each its own list
+    queries = lines(four_dir / "queries.jsonl")
+    batches = Counter(q["from"] for q in queries)
+    wide = [f for f, k in batches.items() if k > 1]
+    assert wide, queries
+    batch = [q for q in queries if q["from"] == wide[0]]
+    steps = [int(q["step"]) for q in batch]  # type: ignore[call-overload]
+    assert len(set(steps)) == len(steps) and sum(int(q["runs"]) for q in batch) <= 4  # type: ignore[call-overload]
+    sizes = [len((four_dir / f"step-{s:03d}.txt").read_text().splitlines()) for s in steps]
+    assert len(set(sizes)) == len(sizes)  # different lists, not copies of one
+    # every run journaled once, under its own list's step
+    journal = lines(four_dir / "journal.jsonl")
+    assert len(journal) == four["runs"]
+    ran = Counter(e["step"] for e in journal)
+    assert all(ran[s] >= 1 for s in steps)
+    assert max(Counter(q["from"] for q in lines(one_dir / "queries.jsonl")).values()) == 1  # one job: one list

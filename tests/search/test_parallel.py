@@ -1,0 +1,84 @@
+"""A batch of runs chosen together for W workers: several prefixes at once, the wall time they
+save in the simulator, the same answers as one worker, and a pure replay."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+from isolate.search.decide import decide
+from isolate.search.model import Observation, Query, Settings
+from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_batch, trial
+from isolate.search.threshold import cost_chain
+
+
+def suite(n: int, culprit: int, rate: float = 1.0) -> Suite:
+    pb = make_problem(n, tuple(0.1 + 0.001 * i for i in range(n)), 0.1, 1.0)
+    return Suite(pb, Truth((Cause(frozenset({culprit}), rate),), 0.0, frozenset({culprit})))
+
+
+def reproduced(s: Suite) -> list[Observation]:
+    return [Observation(frozenset(range(len(s.problem.predecessors))), True, 1.0)]
+
+
+def test_a_deterministic_hunt_splits_the_batch_over_prefixes_of_the_chain() -> None:
+    s = suite(200, 150)
+    q = decide(s.problem, reproduced(s), Settings(), batch=8)
+    assert isinstance(q, Query)
+    lists = q.lists()
+    assert len(lists) >= 4 and sum(r for _, r in lists) == 8
+    chain = cost_chain(s.problem)
+    sizes = [len(inc) for inc, _ in lists]
+    assert sizes == sorted(set(sizes))  # distinct prefixes, shortest first
+    for inc, _ in lists:
+        assert inc == tuple(sorted(chain[:len(inc)]))  # each an exact prefix of the chain
+    assert not q.until_failure  # every run of a batch is evidence: none is cut short
+    assert "lists at once" in q.reason
+    # one worker: one list, as before
+    single = decide(s.problem, reproduced(s), Settings(), batch=1)
+    assert isinstance(single, Query) and single.alongside == () and single.until_failure
+
+
+def test_a_flaky_hunt_keeps_repeats_per_list_and_a_small_batch_stays_one_list() -> None:
+    s = suite(200, 150, rate=0.2)
+    observations = reproduced(s) + [Observation(frozenset(range(200)), False, 5.0, 5)]
+    wide = decide(s.problem, observations, Settings(), batch=32)
+    assert isinstance(wide, Query)
+    runs = [r for _, r in wide.lists()]
+    assert sum(runs) == 32 and min(runs) >= 2 and len(runs) <= 16  # repeats of each: a pass says little
+    narrow = decide(s.problem, observations, Settings(), batch=2)
+    assert isinstance(narrow, Query) and narrow.alongside == () and narrow.runs % 2 == 0
+
+
+def test_batches_save_wall_time_and_keep_the_answers() -> None:
+    walls: dict[int, list[float]] = {1: [], 8: []}
+    for seed in range(6):
+        for w in walls:
+            s = scenario("single p=1", 300, random.Random(f"p|{seed}"))
+            t = trial(s, Settings(), random.Random(f"run|{seed}|{w}"), batch=w)
+            assert t.correct, (seed, w, t)
+            walls[w].append(t.wall)
+    assert statistics.mean(walls[8]) < 0.6 * statistics.mean(walls[1])
+
+
+def test_the_parallel_hunt_names_every_cause_and_replays_purely() -> None:
+    s = scenario("multi k=3 p=1", 120, random.Random("k3"))
+    v, history, _ = hunt(s, Settings(), random.Random(2), batch=8)
+    assert v.kind == "polluter" and frozenset(v.culprits) == s.truth.answer
+    assert decide(s.problem, list(history), Settings(), batch=8) == v
+    cut = list(history[: len(history) // 2])
+    assert decide(s.problem, cut, Settings(), batch=8) == decide(s.problem, cut, Settings(), batch=8)
+
+
+def test_a_batch_of_several_lists_lasts_as_long_as_its_slowest_list() -> None:
+    s = suite(50, 40)
+    q = Query((0, 1), 3, "test", until_failure=False, alongside=(((0, 1, 2, 3, 4), 2),))
+    obs, wall = simulate_batch(s, q, random.Random(0), batch=8)
+    assert sum(o.count for o in obs) == 5 and not any(o.failed for o in obs)
+    cost = s.problem.startup + s.problem.victim_duration + sum(s.problem.durations[:5])
+    assert abs(wall - cost) < 1e-9
+    # one list on 4 workers: waves of 4 runs, the wave of the first failure the last
+    alone = Query(tuple(range(41)), 8, "test")
+    obs, wall = simulate_batch(s, alone, random.Random(0), batch=4)
+    one = s.problem.startup + s.problem.victim_duration + sum(s.problem.durations[:41])
+    assert sum(o.count for o in obs) == 1 and abs(wall - one) < 1e-9
