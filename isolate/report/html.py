@@ -338,7 +338,8 @@ def _header(p: Page) -> str:
         if causes:
             label = "cause" if len(causes) == 1 else f"{len(causes)} causes, each enough on its own"
             out.append(f"<p>{e(label)}: " + ", ".join(
-                f'<code class="id culprit">{e_id(c.get("name", ""))}</code> ({e(c.get("scope", ""))})'
+                f'<code class="id culprit">{e_id(c.get("name", ""))}</code> ({e(c.get("role", "polluter"))},'
+                f' {e(c.get("scope", ""))})'
                 for c in causes) + "</p>")
             culprits = []
         if culprits:
@@ -507,7 +508,7 @@ def _evidence_section(p: Page) -> str:
                               if c.get("scope") in ("class", "module"))
             lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(c.get("name", ""))}'
-                       f'{members}</td><td>{e(c.get("scope", ""))}</td>'
+                       f'{members}</td><td>{e(c.get("role", "polluter"))}, {e(c.get("scope", ""))}</td>'
                        f'<td class="num">{float(c.get("confidence", 0)):.3f}</td>'
                        f'<td class="num">{float(c.get("rate", 0)):.3g}</td><td>{lines}</td></tr>')
         out.append("</tbody></table>")
