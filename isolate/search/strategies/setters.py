@@ -39,7 +39,7 @@ from isolate.search.strategies import causes
 BRITTLE = "brittle"
 _SWAP = {"fail": "pass", "fails": "passes", "failed": "passed", "failing": "passing",
          "pass": "fail", "passes": "fails", "passed": "failed", "passing": "failing",
-         "cause": "setter", "causes": "setters"}
+         "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate"}
 _WORDS = re.compile(r"\b(" + "|".join(sorted(_SWAP, key=len, reverse=True)) + r")\b")
 
 
