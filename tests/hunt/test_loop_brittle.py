@@ -77,6 +77,10 @@ def test_text_verdict_and_resume(tmp_path: Path) -> None:
     assert again.returncode == 6, again.stderr
     assert journal.read_text().count("\n") == lines
     assert "does not match a step file" not in again.stderr, again.stderr
+    page = isolate(suite, "report", VICTIM, "--html", "-")
+    assert page.returncode == 0, page.stderr
+    table = page.stdout[page.stdout.index('id="cause-table"'):]
+    assert SETTER in table[:table.index("</table>")] and "setter, test" in table[:table.index("</table>")]
 
 
 def test_without_a_passing_stored_run_it_stays_fails_alone(tmp_path: Path) -> None:
