@@ -32,6 +32,7 @@ from isolate.search.plan import fano_runs, none_runs
 from isolate.search.posterior import RatePrior
 from isolate.search.model import Observation, Query, Settings, runs_for
 from isolate.search.simulate import (
+    BRITTLE_SCENARIOS,
     MULTI_SCENARIOS,
     SCENARIOS,
     Suite,
@@ -53,6 +54,7 @@ REDUCED = {
 MULTI_NS = (50, 300)
 STRATEGIES = ("isolate", "manual-95/step", "manual-95", "manual-99", "halving", "ddmin")
 MULTI_STRATEGIES = ("isolate", "isolate-further-0.2", "isolate-first", "single", "scan")
+BRITTLE_STRATEGIES = ("setters",)  # the state-setter search of a brittle victim (strategies/setters.py)
 # What the runs gap to the Fano bound is made of (not in the default table; --strategies):
 # isolate told there is no "none" hypothesis; and also no pairs, q = 0 and p >= 3/4 of its true value.
 ABLATIONS = ("isolate-no-none", "isolate-known")
@@ -75,6 +77,8 @@ def settings_for(strategy: str, suite: Suite) -> Settings:
         return Settings(confidence=CONFIDENCE, max_runs=5_000, strategy="single")
     if strategy == "scan":
         return Settings(confidence=CONFIDENCE, max_runs=budget)
+    if strategy == "setters":
+        return Settings(confidence=CONFIDENCE, max_runs=budget, strategy="setters")
     if strategy == "isolate-no-none":
         return Settings(confidence=CONFIDENCE, max_runs=budget, prior_none=1e-9)
     if strategy == "isolate-known":
@@ -103,7 +107,7 @@ def lower_bound(name: str, n: int) -> float:
         a, _, b = t.partition("/")
         return float(a) / float(b) if b else float(a)
 
-    if kind in ("single", "cleaner"):
+    if kind in ("single", "cleaner", "brittle"):  # a setter: the same search, outcome inverted
         return fano_runs(n, CONFIDENCE, rate(params["p"]), rate(params.get("q", "0")))
     if kind == "pair":
         return fano_runs(n * (n - 1) / 2, CONFIDENCE, rate(params["p"]))
@@ -224,7 +228,7 @@ def table(results: list[Result]) -> str:
     head = ("| scenario | N | strategy | trials | accuracy | claimed>=0.99: right | runs med | "
             "runs p95 | runs/LB | seconds med | seconds p95 | s/LB | s/manual-99 | runs/scan |")
     lines = [head, "|" + "---|" * 14]
-    order = {s: i for i, s in enumerate(SCENARIOS + MULTI_SCENARIOS)}
+    order = {s: i for i, s in enumerate(SCENARIOS + MULTI_SCENARIOS + BRITTLE_SCENARIOS)}
     sorder = {s: i for i, s in enumerate(STRATEGIES + MULTI_STRATEGIES + ABLATIONS)}
     for key in sorted(groups, key=lambda k: (k[1], order.get(k[0], 99), sorder.get(k[2], 99))):
         name, n, strat = key
@@ -265,7 +269,7 @@ def dearest(results: list[Result], most: int = 5) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--grid", choices=("full", "reduced", "multi"), default="full")
+    ap.add_argument("--grid", choices=("full", "reduced", "multi", "brittle"), default="full")
     ap.add_argument("--trials", type=int, default=40, help="trials per cell (fewer for slow cells)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -274,9 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
     ap.add_argument("--ns", default="", help="comma-separated subset of N")
     args = ap.parse_args(argv)
-    default = MULTI_STRATEGIES if args.grid == "multi" else STRATEGIES
+    default = {"multi": MULTI_STRATEGIES, "brittle": BRITTLE_STRATEGIES}.get(args.grid, STRATEGIES)
     strategies = [s for s in (args.strategies or ",".join(default)).split(",") if s]
-    known = STRATEGIES + MULTI_STRATEGIES + ABLATIONS
+    known = STRATEGIES + MULTI_STRATEGIES + BRITTLE_STRATEGIES + ABLATIONS
     unknown = set(strategies) - set(known)
     if unknown:
         ap.error(f"unknown strategies {sorted(unknown)}; choose from {', '.join(dict.fromkeys(known))}")
@@ -284,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = [(name, n) for n in FULL_NS for name in SCENARIOS]
     elif args.grid == "multi":
         cells = [(name, n) for n in MULTI_NS for name in MULTI_SCENARIOS]
+    elif args.grid == "brittle":
+        cells = [(name, n) for n in MULTI_NS for name in BRITTLE_SCENARIOS]
     else:
         cells = [(name, n) for n, names in REDUCED.items() for name in names]
     if args.scenarios:

@@ -213,7 +213,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     """Hunt down what makes TEST fail: resumable; every step is saved in .isolate/<hunt>/.
 
     Exit status: 0 polluter found, 3 fails on its own, 4 not reproduced, 5 undecided within
-    the budget, 2 usage error, 130 interrupted (run the same command again to resume).
+    the budget, 6 brittle (a state-setter found), 2 usage error, 130 interrupted (run the same
+    command again to resume).
     """
     from isolate.hunt import loop as hunting
     from isolate.hunt.settings import project_kind

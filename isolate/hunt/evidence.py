@@ -67,9 +67,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         if not order:
             raise UserError(f"{hunt.path / 'order.txt'} is empty; re-create the hunt with 'isolate extract --force'")
         seconds = durations(hunt, order)
-        problem = Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1], STARTUP_GUESS)
-        past = _history(hunt, problem)
-        previous = Evidence(problem, past, {}, (), 0, {}, history=(len(past), sum(o.failed for o in past)))
+        previous = seed(hunt, Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1], STARTUP_GUESS))
     problem = previous.problem
     entries, warnings, position = journal_since(hunt, previous.position)
     steps = read_steps(hunt, previous.steps)
@@ -89,8 +87,10 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
         ids = steps.get(entry.step)
-        if ids is None or not ids or ids[-1] != problem.victim or any(i not in index for i in ids[:-1]):
+        if ids is None or not ids or ids[-1] != problem.victim:
             warnings.append(f"journal entry for step {entry.step} does not match a step file; skipped")
+            continue
+        if any(i not in index for i in ids[:-1]):  # a list of the other phase (state-setters or polluters)
             continue
         included = frozenset(index[i] for i in ids[:-1])
         overheads.append(entry.seconds - sum(problem.durations[i] for i in included) - problem.victim_duration)
@@ -102,6 +102,15 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
                     tuple(spans), previous.history)
+
+
+def seed(hunt: Hunt, problem: Problem) -> Evidence:
+    """Evidence over `problem`'s candidates before any journal entry is read: the stored runs.
+    The polluter hunt's problem is the extracted order; the state-setter hunt's is another set
+    of candidates (isolate.hunt.setters), and each phase reads only the journal's lists of its
+    own candidates (the victim alone belongs to both)."""
+    past = _history(hunt, problem)
+    return Evidence(problem, past, {}, (), 0, {}, history=(len(past), sum(o.failed for o in past)))
 
 
 def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:

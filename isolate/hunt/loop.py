@@ -22,6 +22,7 @@ from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, 
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
 from isolate.hunt.lock import Lock
+from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
 from isolate.hunt.store import Hunt, step_for
 from isolate.hunt.verdict import save_verdict
@@ -89,8 +90,10 @@ def terminate(signum: int, frame: Any) -> None:
 
 
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
-          settings: Settings) -> Result:
-    ev = None
+          settings: Settings, ev: Evidence | None = None) -> Result:
+    """Until a verdict.  `ev`: the seed evidence of the state-setter phase (isolate.hunt.setters);
+    None for the polluter hunt, which continues into that phase when it finds the victim failing
+    on its own although it passed in stored runs."""
     told: set[str] = set()  # what the display was already told this session
     budget = merged["time_budget"]
     while True:
@@ -120,9 +123,29 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
             history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                         " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
             answer = replace(answer, evidence=answer.evidence + history + said)
+            if answer.kind == "fails-alone" and settings.strategy == "isolate":
+                brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem)
+                if brittle is not None and brittle.verdict.kind == "brittle":
+                    return brittle
+                if brittle is not None:
+                    answer = replace(answer, evidence=answer.evidence + (
+                        f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
             reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations))
             return Result(hunt, problem, answer, reproducer, data)
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+
+
+def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
+                  settings: Settings, problem: Problem) -> Result | None:
+    """The victim fails on its own: if it passed in stored runs, hunt the state-setters among
+    the tests that ran before it there (None when there is no such run)."""
+    start = setter_evidence(hunt, problem)
+    if start is None:
+        return None
+    passed = sum(not o.failed for o in start.observations)
+    display.info(f"it fails on its own, yet passed in {passed} stored runs: looking for a state-setter among"
+                 f" the {len(start.problem.predecessors)} tests that ran before it there")
+    return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start)
 
 
 def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,

@@ -8,7 +8,7 @@
 - `journal.jsonl` one line per finished repetition, appended and fsynced (journal.py)
 - `lock`        who is running the hunt now (lock.py)
 - `history.jsonl` earlier runs of the victim used as evidence (history.py)
-- `verdict.json`, `reproducer.txt` the verdict (verdict.py)
+- `verdict.json`, `reproducer.txt` the verdict (verdict.py); `passing.txt` for a brittle one
 - `replaced-<time>/` what an earlier hunt ran, set aside by `extract --force`
 
 Every file except the journal is written whole: temp file, fsync, rename.

@@ -37,7 +37,8 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "evidence": list(verdict.evidence),
         "causes": [
             {"scope": c.scope, "name": c.name, "tests": [problem.predecessors[i] for i in c.tests],
-             "rate": round(c.rate, 6), "confidence": round(c.confidence, 6), "evidence": list(c.evidence)}
+             "rate": round(c.rate, 6), "confidence": round(c.confidence, 6), "evidence": list(c.evidence),
+             "role": c.role}
             for c in verdict.causes
         ],
         "stop": verdict.stop,
@@ -64,12 +65,19 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict,
     """Write `verdict.json` and, for an answer with a list, `reproducer.txt`; return both.
     `problem` is the one the verdict's indices refer to (tests that hung may be left out)."""
     reproducer: Path | None = None
+    setup: Path | None = None
     if verdict.kind in ("polluter", "fails-alone"):
         ids = [problem.predecessors[i] for i in sorted(verdict.culprits)] + [problem.victim]
         reproducer = hunt.path / "reproducer.txt"
         write_atomic(reproducer, list_text(ids))
+    elif verdict.kind == "brittle":  # fails alone; passes with its setters first
+        reproducer, setup = hunt.path / "reproducer.txt", hunt.path / PASSING
+        write_atomic(reproducer, list_text([problem.victim]))
+        write_atomic(setup, list_text([problem.predecessors[i] for i in sorted(verdict.culprits)] + [problem.victim]))
     data = verdict_data(problem, verdict, hunt.path, reproducer, ev.wall_seconds, ev.test_seconds,
                         executor_runs(hunt))
+    if setup is not None:
+        data["passing_list"] = str(setup)
     data["runs"] = verdict.runs - ev.history[0]  # new runs only
     data["history_runs"] = ev.history[0]
     data["findings"] = list(findings)
@@ -78,7 +86,8 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict,
     return reproducer, data
 
 
-KINDS = ("polluter", "fails-alone", "not-reproduced", "undecided")
+KINDS = ("polluter", "brittle", "fails-alone", "not-reproduced", "undecided")
+PASSING = "passing.txt"  # a brittle victim's setters, then the victim: the list that passes
 
 
 def read_verdict(hunt: Hunt) -> dict[str, Any] | None:

@@ -197,6 +197,11 @@ def _series(observations: Sequence[Observation], counted: list[int], xs: list[in
     return tuple(Line(c, name, tuple(values[c])) for c, name in tracked), first
 
 
+def _role(cause: dict[str, Any]) -> str:
+    """A state-setter says so before its scope (a polluter, the usual role, says nothing)."""
+    return "setter, " if cause.get("role") == "setter" else ""
+
+
 def _cause_lines(problem: Problem, observations: Sequence[Observation], counted: list[int], xs: list[int],
                  settings: Settings, verdict: dict[str, Any] | None, index: dict[str, int]
                  ) -> tuple[tuple[Line, ...], int | None]:
@@ -338,7 +343,7 @@ def _header(p: Page) -> str:
         if causes:
             label = "cause" if len(causes) == 1 else f"{len(causes)} causes, each enough on its own"
             out.append(f"<p>{e(label)}: " + ", ".join(
-                f'<code class="id culprit">{e_id(c.get("name", ""))}</code> ({e(c.get("scope", ""))})'
+                f'<code class="id culprit">{e_id(c.get("name", ""))}</code> ({_role(c)}{e(c.get("scope", ""))})'
                 for c in causes) + "</p>")
             culprits = []
         if culprits:
@@ -507,7 +512,7 @@ def _evidence_section(p: Page) -> str:
                               if c.get("scope") in ("class", "module"))
             lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(c.get("name", ""))}'
-                       f'{members}</td><td>{e(c.get("scope", ""))}</td>'
+                       f'{members}</td><td>{_role(c)}{e(c.get("scope", ""))}</td>'
                        f'<td class="num">{float(c.get("confidence", 0)):.3f}</td>'
                        f'<td class="num">{float(c.get("rate", 0)):.3g}</td><td>{lines}</td></tr>')
         out.append("</tbody></table>")

@@ -8,11 +8,12 @@ from pathlib import Path
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
 
-EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5}
+EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5, "brittle": 6}
 """Exit status per verdict kind; 2 is a usage error, 1 an internal one, 130 Ctrl-C."""
 
 HEADLINE = {
     "polluter": "polluted by an earlier test",
+    "brittle": "brittle: passes only when an earlier test (a state-setter) ran first; it fails on its own",
     "fails-alone": "fails on its own (no earlier test is needed)",
     "not-reproduced": "the failure did not reproduce",
     "undecided": "undecided: the budget ran out before the target confidence",
@@ -25,7 +26,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
     earlier runs rather than new ones."""
     n = len(verdict.causes)
-    head = HEADLINE[verdict.kind] if n < 2 else f"polluted by earlier tests: {n} causes"
+    head = HEADLINE[verdict.kind] if n < 2 or verdict.kind != "polluter" else f"polluted by earlier tests: {n} causes"
     lines = [f"{problem.victim}", f"  {head} — confidence {verdict.confidence:.3f}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
     if verdict.causes:
@@ -40,6 +41,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     lines.append("  evidence:")
     said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
     lines.extend(f"    {line}" for line in verdict.evidence if line not in said)
+    if verdict.kind == "brittle":
+        lines.append(f"  estimated failure rate: {verdict.p:.3g} with the setter(s) first, {verdict.q:.3g} without")
     if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
@@ -54,6 +57,10 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
         if kind == "stestr":
             lines.append(f"         or: stestr run --serial --load-list {shown}")
+    if verdict.kind == "brittle" and reproducer is not None:
+        passing = shlex.quote(_rel(reproducer.with_name("passing.txt")))
+        lines.append(f"  passes with the setter(s) first: isolate replay {passing} --times 20")
+        lines.append("  fix: give the victim the setup the setter(s) do (setUp, a fixture), so it passes alone")
     return "\n".join(lines)
 
 
@@ -64,9 +71,12 @@ SCOPES = {"test": "test", "pair": "pair (both needed)", "class": "class: any of 
 def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     """Each cause: what it is, its members, its own evidence."""
     n = len(verdict.causes)
-    out = [f"  {'cause' if n == 1 else f'{n} causes, each enough on its own'}:"]
+    what = "state-setter" if verdict.kind == "brittle" else "cause"
+    out = [f"  {what if n == 1 else f'{n} {what}s, each enough on its own'}:"]
     for k, c in enumerate(verdict.causes, 1):
-        out.append(f"    {k}. {c.name}  [{SCOPES.get(c.scope, c.scope)}; rate {c.rate:.3g}, confidence {c.confidence:.3f}]")
+        role, rate = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
+        out.append(f"    {k}. {c.name}  [{role}{SCOPES.get(c.scope, c.scope)}; {rate} {c.rate:.3g},"
+                   f" confidence {c.confidence:.3f}]")
         if c.scope in ("class", "module"):
             out.extend(f"         {problem.predecessors[i]}" for i in c.tests)
         out.extend(f"         {line}" for line in c.evidence[:-1])

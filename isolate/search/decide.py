@@ -13,7 +13,7 @@ from typing import Sequence
 
 from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
 from isolate.search.posterior import Answer
-from isolate.search.strategies import bayesian, causes, manual
+from isolate.search.strategies import bayesian, causes, manual, setters
 
 STRATEGIES: dict[str, Strategy] = {
     "isolate": causes.decide,
@@ -21,6 +21,7 @@ STRATEGIES: dict[str, Strategy] = {
     "manual": manual.decide,
     "halving": manual.decide,
     "ddmin": manual.decide,
+    "setters": setters.decide,  # a brittle victim's state-setters (the hunt's second phase)
 }
 
 
@@ -44,4 +45,6 @@ def leading(problem: Problem, observations: Sequence[Observation], settings: Set
     The peers' strategies keep no posterior: their hunts are ranked by the single-cause one."""
     if settings.strategy == "isolate":
         return causes.leading(problem, observations, settings)
+    if settings.strategy == "setters":
+        return setters.leading(problem, observations, settings)
     return bayesian.leading(problem, observations, settings)

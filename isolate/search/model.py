@@ -108,7 +108,9 @@ class Query:
 class FoundCause:
     """One cause the hunt named and confirmed.  scope: "test" | "pair" | "class" | "module";
     `tests` are predecessor indices: the test, the pair, or every listed member of the scope
-    (any one of which switches it on)."""
+    (any one of which switches it on).  role: "polluter" (run first, it makes the victim fail;
+    `rate` is how often) or "setter" (run first, it makes a brittle victim pass; `rate` is how
+    often it passes then)."""
 
     scope: str
     name: str
@@ -116,11 +118,12 @@ class FoundCause:
     rate: float
     confidence: float
     evidence: tuple[str, ...]
+    role: str = "polluter"
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The answer.  kind: "polluter" | "fails-alone" | "not-reproduced" | "undecided".
+    """The answer.  kind: "polluter" | "brittle" | "fails-alone" | "not-reproduced" | "undecided".
 
     `culprits` is the union of the tests of all `causes` (a single-cause strategy names one
     cause and leaves `causes` empty); `stop` says why the search stopped looking for more."""

@@ -47,6 +47,7 @@ class Truth:
     background: float
     answer: frozenset[int]
     acceptable: tuple[frozenset[int], ...] = ()
+    setters: tuple[Cause, ...] = ()  # a brittle victim's: once run, it passes with `rate`
 
     def fail_probability(self, included: frozenset[int]) -> float:
         survive = 1.0 - self.background
@@ -56,7 +57,11 @@ class Truth:
                 if cause.cleaner >= 0 and cause.cleaner in included:
                     rate *= 1.0 - cause.clean_rate
                 survive *= 1.0 - rate
-        return 1.0 - survive
+        fail = 1.0 - survive
+        for setter in self.setters:
+            if setter.members <= included:
+                fail *= 1.0 - setter.rate
+        return fail
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,8 @@ class Trial:
 
 def judge(truth: Truth, kind: str, culprits: frozenset[int]) -> bool:
     """Exact-set accuracy: the verdict names exactly the right set (or fails-alone)."""
+    if truth.setters:
+        return kind == "brittle" and culprits == truth.answer
     if not truth.answer:
         return kind == "fails-alone"
     if kind != "polluter":
@@ -285,6 +292,9 @@ SCENARIOS: tuple[str, ...] = (
     "none q=0.003", "none q=0.01", "none q=0.05",
     "single p=0.2 q=0.01", "cleaner p=0.5", "cumulative 8x",
 )
+# A brittle victim (issue 13): it fails alone (or passes alone at q), one state-setter makes it pass
+# at p; searched by strategy "setters" (the benchmark's --grid brittle).
+BRITTLE_SCENARIOS: tuple[str, ...] = ("brittle p=1", "brittle p=0.5", "brittle p=0.2", "brittle p=1 q=0.05")
 # Several causes at once (issue 16): a class fixture (a class of 4 to 8 tests, any of which
 # pollutes), a module (every test of a module of several classes: import-time state), and k
 # independent polluters.
@@ -357,6 +367,15 @@ def scenario(name: str, n: int, rng: random.Random) -> Suite:
             return (Cause(frozenset({a}), p, cleaner=c, clean_rate=0.5),), frozenset({a}), ()
 
         return make_suite(rng, n, cleaner)
+    if kind == "brittle":  # q: how often it passes alone
+        p = _rate(params["p"])
+
+        def setter(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
+            return (), frozenset({r.randrange(n)}), ()
+
+        suite = make_suite(rng, n, setter, background=1.0 - _rate(params.get("q", "0")))
+        truth = suite.truth
+        return replace(suite, truth=replace(truth, setters=(Cause(truth.answer, p),)))
     if kind == "cumulative":
         k = int(rest.rstrip("x"))
         # each leaker adds a little; together they make the full list fail 30% of runs

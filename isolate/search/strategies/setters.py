@@ -1,0 +1,107 @@
+"""State-setters of a brittle victim: the tests that, run before it, make it PASS.
+
+A brittle test (iDFlakies' term) fails unless a state-setter ran earlier in its process; in the
+failing worker's order the setter is simply missing, so the polluter search finds the victim
+failing on its own.  Looking for setters is the polluter search with the outcome inverted: the
+event is "the victim passes", its background rate is how often it passes alone, and a setter
+raises that rate.  That is the same noisy-OR group-testing model, so causes.decide runs on the
+observations with `failed` flipped, and its answer is mapped back: a "polluter" of passing is a
+setter, reported as verdict "brittle" with causes of role "setter".
+
+The rate prior's `min_ratio` applies to the inverted rates: a setter must raise the pass rate
+that many times over the victim's own pass rate alone.  That is easy when the victim (nearly)
+always fails alone; a victim that passes alone half of the time leaves no room for a setter to
+be told from the background, and the search then ends without one.
+
+Pure: no I/O, no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from isolate.search.model import (
+    FoundCause,
+    Observation,
+    Problem,
+    Query,
+    Settings,
+    Verdict,
+    counts,
+    label,
+    tally,
+)
+from isolate.search.posterior import Answer, Tally
+from isolate.search.strategies import causes
+
+BRITTLE = "brittle"
+_SWAP = {"fail": "pass", "fails": "passes", "failed": "passed", "failing": "passing",
+         "pass": "fail", "passes": "fails", "passed": "failed", "passing": "failing",
+         "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate"}
+_WORDS = re.compile(r"\b(" + "|".join(sorted(_SWAP, key=len, reverse=True)) + r")\b")
+
+
+def decide(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
+           batch: int = 1) -> Query | Verdict:
+    """The next list to run, or the verdict: "brittle" naming the setters, or the inverted
+    search's own end (no setter found) with its words turned back the right way round."""
+    answer = causes.decide(problem, flipped(observations), _inner(settings), batch=batch)
+    if isinstance(answer, Query):
+        # the runner stops early at a failure, the inverted search's non-event: run them all
+        return replace(answer, reason=f"state-setters: {swap(answer.reason)}", until_failure=False)
+    if answer.kind != "polluter":
+        return replace(answer, evidence=tuple(swap(line) for line in answer.evidence), stop=swap(answer.stop))
+    return brittle(problem, tally(observations), answer)
+
+
+def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
+    """The leading setters so far (an empty answer: the victim passes on its own)."""
+    return causes.leading(problem, flipped(observations), _inner(settings))
+
+
+def flipped(observations: Sequence[Observation]) -> tuple[Observation, ...]:
+    """The runs with the event inverted: a pass is what the inverted search looks for."""
+    return tuple(replace(o, failed=not o.failed) for o in observations)
+
+
+def swap(text: str) -> str:
+    """The inverted search's words turned back: its "fails" are passes, its causes setters."""
+    return _WORDS.sub(lambda m: _SWAP[m.group(1)], text)
+
+
+def _inner(settings: Settings) -> Settings:
+    return replace(settings, strategy="isolate")
+
+
+def brittle(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
+    """The inverted search's "polluter" verdict as a brittle one, in real outcomes: `t` counts
+    failures; `p` and `q` are the victim's failure rates with and without the setters."""
+    setters = tuple(_setter(problem, t, c) for c in inverted.causes)
+    held = frozenset(inverted.culprits)
+    af, ar = counts(t, lambda s: not s)
+    lines = tuple(c.evidence[0] for c in setters)
+    if ar:
+        lines += (f"fails {af}/{ar} alone (no predecessors)",)
+    lines += (swap(inverted.stop), f"passes {t.total_runs - t.total_fails}/{t.total_runs} over all runs")
+    wf, wr = counts(t, lambda s: bool(s & held))
+    bf, br = counts(t, lambda s: not s & held)
+    return Verdict(BRITTLE, inverted.culprits, inverted.confidence, wf / wr if wr else 0.0,
+                   bf / br if br else 1.0, lines, inverted.runs, inverted.seconds, (), setters,
+                   swap(inverted.stop))
+
+
+def _setter(problem: Problem, t: Tally, cause: FoundCause) -> FoundCause:
+    """A cause of the inverted search as a setter, with lines a user can check (passes counted)."""
+    tests = frozenset(cause.tests)
+    on = (lambda s: tests <= s) if cause.scope == "pair" else (lambda s: bool(s & tests))
+    wf, wr = counts(t, on)
+    bf, br = counts(t, lambda s: not on(s))
+    name = label(problem, cause.tests) if cause.scope in ("test", "pair") else f"a test of {cause.name}"
+    lines = [f"passes {wr - wf}/{wr} with {name} before it, {br - bf}/{br} without"]
+    alone_f, alone_r = counts(t, lambda s: bool(s) and s <= tests and on(s))
+    if alone_r:
+        lines.append(f"its tests alone before the victim: passes {alone_r - alone_f}/{alone_r}")
+    lines.append(f"pass rate {cause.rate:.3g} with it, confidence {cause.confidence:.3f}")
+    return replace(cause, evidence=tuple(lines), role="setter")

@@ -1,0 +1,1 @@
+"""stockroom: a small stock-keeping library (isolate sample suite: a brittle test)."""

@@ -1,0 +1,92 @@
+"""`isolate bisect` on a brittle victim, end to end: real stestr runs of sample_suites/brittle_setter
+(one serial run where the victim passed, one parallel run where its state-setter ran in the other
+worker and it failed), real hunts, real replays.
+
+The contract: verdict `brittle`, exit 6, the setter(s) in `causes` with `"role": "setter"`,
+`reproducer` (the victim alone: fails) and `passing_list` (setters first: passes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import copy_suite, isolate, stestr_run
+
+SUITE = "brittle_setter"
+VICTIM = "stockroom.tests.reports.test_levels.StockLevelReportTest.test_level_in_kilograms"
+SETTER = "stockroom.tests.catalog.test_units.UnitRegistryTest.test_register_defaults_adds_metric_units"
+
+
+def recorded(tmp_path: Path) -> Path:
+    """The suite with two stored runs: run 0 serial (the setter ran first: the victim passed),
+    run 1 on two workers (the setter's group ran on the other one: the victim failed); run 1
+    extracted."""
+    suite = copy_suite(SUITE, tmp_path)
+    serial = stestr_run(suite, "--serial")
+    assert serial.returncode == 0, serial.stdout.decode()[-2000:]
+    parallel = stestr_run(suite, "--concurrency", "2")
+    assert parallel.returncode == 1, parallel.stdout.decode()[-2000:]
+    extracted = isolate(suite, "extract", "--test", VICTIM)
+    assert extracted.returncode == 0, extracted.stderr
+    assert SETTER not in (suite / ".isolate").glob("*/order.txt").__next__().read_text()
+    return suite
+
+
+def bisect(suite: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "400", *args)
+    assert proc.returncode in (3, 6), (proc.returncode, proc.stderr)
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_brittle_victim_names_its_setter(tmp_path: Path) -> None:
+    suite = recorded(tmp_path)
+    code, verdict = bisect(suite)
+    assert (code, verdict["verdict"]) == (6, "brittle"), verdict
+    [cause] = verdict["causes"]
+    assert cause["role"] == "setter" and cause["scope"] == "test", cause
+    assert cause["name"] == SETTER and cause["tests"] == [SETTER], cause
+    assert cause["confidence"] >= 0.99 and 0.5 < cause["rate"] <= 1, cause
+    assert cause["evidence"][0].startswith("passes "), cause
+    assert verdict["culprits"] == [SETTER]
+    assert verdict["history_runs"] == 1
+    assert Path(verdict["reproducer"]).read_text().split() == [VICTIM]
+    assert Path(verdict["passing_list"]).read_text().split() == [SETTER, VICTIM]
+
+
+def test_the_two_lists_replay_as_the_verdict_says(tmp_path: Path) -> None:
+    suite = recorded(tmp_path)
+    _, verdict = bisect(suite)
+    fails = isolate(suite, "replay", verdict["reproducer"], "--times", "2", "--json")
+    assert fails.returncode == 1 and json.loads(fails.stdout)["outcomes"]["fail"] == 2, fails.stdout
+    passes = isolate(suite, "replay", verdict["passing_list"], "--times", "2", "--json")
+    assert passes.returncode == 0 and json.loads(passes.stdout)["outcomes"]["pass"] == 2, passes.stdout
+
+
+def test_text_verdict_and_resume(tmp_path: Path) -> None:
+    """The text names the setter's role and both lists; a second bisect runs nothing new and
+    reaches the same verdict from the journal (the two phases' lists are told apart)."""
+    suite = recorded(tmp_path)
+    first = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
+    assert first.returncode == 6, first.stderr
+    assert "brittle" in first.stdout and f"{SETTER}  [setter, test;" in first.stdout, first.stdout
+    assert "passing.txt" in first.stdout and "reproducer.txt" in first.stdout, first.stdout
+    journal = next((suite / ".isolate").glob("*/journal.jsonl"))
+    lines = journal.read_text().count("\n")
+    again = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
+    assert again.returncode == 6, again.stderr
+    assert journal.read_text().count("\n") == lines
+    assert "does not match a step file" not in again.stderr, again.stderr
+    page = isolate(suite, "report", VICTIM, "--html", "-")
+    assert page.returncode == 0, page.stderr
+    table = page.stdout[page.stdout.index('id="cause-table"'):]
+    table = table[:table.index("</table>")]
+    assert SETTER.rsplit(".", 1)[1] in table and "setter, test" in table, table
+
+
+def test_without_a_passing_stored_run_it_stays_fails_alone(tmp_path: Path) -> None:
+    """--no-history: no evidence that it ever passed, so no setter hunt: `fails-alone`, exit 3."""
+    suite = recorded(tmp_path)
+    code, verdict = bisect(suite, "--no-history")
+    assert (code, verdict["verdict"]) == (3, "fails-alone"), verdict
+    assert verdict["causes"] == []
