@@ -13,6 +13,7 @@ more test time the parallel hunt spends).
 
     python benchmarks/parallel_benchmark.py --trials 20 --jobs 2
     python benchmarks/parallel_benchmark.py --ws 1,8 --scenarios "single p=1" --ns 300
+    python benchmarks/parallel_benchmark.py --copies     # also W copies of one worker's query
 
 Standard library only (plus the isolate package).
 """
@@ -25,10 +26,11 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from isolate.search.model import Settings, run_cost
-from isolate.search.simulate import Trial, scenario, trial
+from isolate.search.decide import decide
+from isolate.search.model import Observation, Settings, Verdict, round_batch, run_cost
+from isolate.search.simulate import Suite, Trial, judge, scenario, simulate_batch, trial
 
 CONFIDENCE = 0.99
 WS = (1, 2, 4, 8, 16, 32)
@@ -45,6 +47,26 @@ class Task:
     n: int
     w: int
     seed: int
+    copies: bool = False
+
+
+def copies(suite: Suite, settings: Settings, rng: random.Random, w: int) -> Trial:
+    """The ablation: what W workers buy without batches chosen together.  Each query is the one
+    a single worker would run (decide with batch=1), repeated in waves of W (rounded up to a
+    multiple of W, stopping after the wave of its first failure)."""
+    obs: list[Observation] = []
+    wall = 0.0
+    calls = 0
+    while True:
+        step = decide(suite.problem, obs, settings, batch=1)
+        calls += 1
+        if isinstance(step, Verdict):
+            culprits = frozenset(step.culprits)
+            return Trial(step.kind, culprits, step.confidence, judge(suite.truth, step.kind, culprits),
+                         step.runs, step.seconds, calls, wall)
+        got, secs = simulate_batch(suite, replace(step, runs=round_batch(step.runs, w)), rng, w)
+        obs += got
+        wall += secs
 
 
 def run_task(task: Task) -> tuple[Task, Trial, float]:
@@ -56,6 +78,8 @@ def run_task(task: Task) -> tuple[Task, Trial, float]:
     suite = scenario(task.name, task.n, rng)
     run_rng = random.Random(f"run|{task.name}|{task.n}|{task.seed}|{task.w}")
     settings = Settings(confidence=CONFIDENCE, max_runs=BUDGET)
+    if task.copies:
+        return task, copies(suite, settings, run_rng, task.w), 0.0
     everything = tuple(range(len(suite.problem.predecessors)))
     rest = tuple(i for i in everything if i not in suite.truth.answer)
     floor = run_cost(suite.problem, everything) + (run_cost(suite.problem, rest) if suite.truth.answer else 0.0)
@@ -66,6 +90,9 @@ def table(results: list[tuple[Task, Trial, float]], ws: list[int]) -> str:
     cells: dict[tuple[str, int], dict[int, list[Trial]]] = {}
     floors: dict[tuple[str, int], list[float]] = {}
     for task, t, floor in results:
+        if task.copies:
+            cells.setdefault((task.name + " (copies)", task.n), {}).setdefault(task.w, []).append(t)
+            continue
         cells.setdefault((task.name, task.n), {}).setdefault(task.w, []).append(t)
         floors.setdefault((task.name, task.n), []).append(floor)
     head = (["scenario", "N"] + [f"W={w} acc" for w in ws] + [f"W={w} speed-up" for w in ws if w > 1]
@@ -80,7 +107,7 @@ def table(results: list[tuple[Task, Trial, float]], ws: list[int]) -> str:
         for w in ws[1:]:
             wall = statistics.mean(t.wall for t in by_w[w])
             row.append(f"{wall0 / wall:.2f} ({wall0 / wall / w:.2f}·W)" if wall > 0 else "-")
-        row.append(f"{wall0 / statistics.mean(floors[(name, n)]):.1f}")
+        row.append(f"{wall0 / statistics.mean(floors[(name, n)]):.1f}" if (name, n) in floors else "")
         for w in ws[1:]:
             row.append(f"{statistics.mean(t.runs for t in by_w[w]) / runs0:.2f}")
         rows.append(row)
@@ -98,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ws", default=",".join(map(str, WS)), help="worker counts; the first is the baseline")
     ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
     ap.add_argument("--ns", default="", help="comma-separated subset of N")
+    ap.add_argument("--copies", action="store_true", help="also the ablation: W copies of one worker's query")
     args = ap.parse_args(argv)
     ws = [int(x) for x in args.ws.split(",")]
     cells = list(CELLS)
@@ -106,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.ns:
         cells = [c for c in cells if c[1] in {int(x) for x in args.ns.split(",")}]
     tasks = [Task(name, n, w, args.seed + i) for name, n in cells for w in ws for i in range(args.trials)]
+    if args.copies:
+        tasks += [Task(name, n, w, args.seed + i, True) for name, n in cells for w in ws if w > ws[0]
+                  for i in range(args.trials)]
+        tasks += [Task(name, n, ws[0], args.seed + i, True) for name, n in cells for i in range(args.trials)]
     tasks.sort(key=lambda t: t.w)  # W = 1 hunts are the longest to simulate: first
     start = time.time()
     if args.jobs > 1:

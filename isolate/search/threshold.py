@@ -171,27 +171,10 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
 
 
 def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float]) -> Query:
-    """Up to `lists` prefixes to run at once: after one batch of runs of them the first cause
-    lies between two neighbours (bisection with several probes at once, as in probabilistic
-    bisection with parallel queries).  A batch lasts as long as its longest prefix, so for
-    each candidate longest prefix K the others split the mass below K at its quantiles, and
-    the K whose split tells most (the entropy of where the cause falls among the segments,
-    as if outcomes were certain) per second of its run wins.  The batch's runs are shared out
+    """Up to `lists` prefixes to run at once (see _picks); the batch's runs are shared out
     evenly, the quickest lists first."""
     m = len(th.chain)
-    cdf = list(accumulate(th.weights, initial=0.0))  # cdf[k]: mass of "prefix k fails"
-    total = cdf[-1] + th.beyond
-    best: tuple[float, list[int]] = (-1.0, [m])
-    for top in range(1, m + 1):
-        if top < m and cdf[top] <= cdf[top - 1] and top > 1:
-            continue  # a longer prefix with no more mass below it only costs more
-        picks = _quantiles(cdf, top, lists)
-        edges = [0.0] + [cdf[k] for k in picks] + [total]
-        bits = -sum(x * math.log2(x / total) for x in (b - a for a, b in zip(edges, edges[1:])) if x > 0) / total
-        score = bits / cost[top]
-        if score > best[0] + 1e-12:
-            best = (score, picks)
-    picks = best[1]
+    picks = _picks(th, lists, cost, m)
     per, extra = divmod(batch, len(picks))
     runs = [per + (1 if i < extra else 0) for i in range(len(picks))]
     queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
@@ -201,6 +184,41 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
               " per run)")
     (first, r0), rest = queries[0], tuple(queries[1:])
     return Query(first, r0, reason, until_failure=not rest, alongside=rest)
+
+
+def beside(th: Threshold, problem: Problem, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Prefixes shorter than the whole chain, one run each, for `slots` free places in a batch
+    that runs the whole chain anyway (the stop check): should it fail, the next round starts
+    from their runs instead of from nothing; should it pass, they cost no wall time."""
+    m = len(th.chain)
+    if slots < 1 or m < 2:
+        return ()
+    cost = [problem.startup + problem.victim_duration]
+    for i in th.chain:
+        cost.append(cost[-1] + problem.durations[i])
+    return tuple((tuple(sorted(th.chain[:k])), 1) for k in _picks(th, slots, cost, m - 1))
+
+
+def _picks(th: Threshold, lists: int, cost: Sequence[float], longest: int) -> list[int]:
+    """Up to `lists` prefix lengths (at most `longest`) to run at once: after one batch of runs
+    of them the first cause lies between two neighbours (bisection with several probes at once,
+    as in probabilistic bisection with parallel queries).  A batch lasts as long as its longest
+    prefix, so for each candidate longest prefix K the others split the mass below K at its
+    quantiles, and the K whose split tells most (the entropy of where the cause falls among the
+    segments, as if outcomes were certain) per second of its run wins."""
+    cdf = list(accumulate(th.weights, initial=0.0))  # cdf[k]: mass of "prefix k fails"
+    total = cdf[-1] + th.beyond
+    best: tuple[float, list[int]] = (-1.0, [longest])
+    for top in range(1, longest + 1):
+        if top < longest and cdf[top] <= cdf[top - 1] and top > 1:
+            continue  # a longer prefix with no more mass below it only costs more
+        picks = _quantiles(cdf, top, lists)
+        edges = [0.0] + [cdf[k] for k in picks] + [total]
+        bits = -sum(x * math.log2(x / total) for x in (b - a for a, b in zip(edges, edges[1:])) if x > 0) / total
+        score = bits / cost[top]
+        if score > best[0] + 1e-12:
+            best = (score, picks)
+    return best[1]
 
 
 def _quantiles(cdf: Sequence[float], top: int, lists: int) -> list[int]:

@@ -150,9 +150,19 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         probe = _probe_classmates(problem, t, chain, found_ids, settings, batch, budget)
         if probe is not None:
             return probe, ()
-    if later and (n == 0 or t.total_fails == 0):
-        return _no_failure_left(problem, t, settings, batch, budget, floor), ()
     weight = _scope_weight(problem, chain, found_ids)
+    if later and (n == 0 or t.total_fails == 0):
+        check = _no_failure_left(problem, t, settings, 1, budget, floor)
+        if isinstance(check, Query) and batch > 1:
+            # free places in the batch: the next round's first prefixes, in case the rest fails
+            th = threshold.infer(chain, t, settings, settings.prior_none, weight)
+            more = threshold.beside(th, problem, batch - check.runs)
+            both = replace(check, until_failure=False, alongside=more,
+                           reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
+            if more and _fits(problem, both, budget):
+                return both, ()
+            return _no_failure_left(problem, t, settings, batch, budget, floor), ()
+        return check, ()
     th = threshold.infer(chain, t, settings, settings.prior_none, weight)
     lead, mass = th.leader()
     leaders = tuple(Answer((chain[j],) if j >= 0 else (), w, th.p[j] if j >= 0 else th.beyond_q,
