@@ -61,7 +61,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
     them, or the inverted search's own end (no cleaner found) in real words."""
     answer = causes.decide(problem, flipped(observations), _inner(settings), batch=batch)
     if isinstance(answer, Query):  # a pass is the event: run every run, not until a failure
-        return replace(answer, reason=f"cleaners: {say(answer.reason)}", until_failure=False)
+        return replace(answer, reason=f"cleaners: {_placed(say(answer.reason))}", until_failure=False)
     if answer.kind != "polluter":
         return replace(answer, evidence=tuple(say(line) for line in answer.evidence), stop=say(answer.stop))
     return cleaned(problem, tally(observations), answer)
@@ -75,6 +75,12 @@ def leading(problem: Problem, observations: Sequence[Observation], settings: Set
 def say(text: str) -> str:
     """The inverted search's words turned back: its failures are passes, its causes cleaners."""
     return swap(text, CLEANER)
+
+
+def _placed(reason: str) -> str:
+    """A query's reason with the polluter in its place: every list runs it first."""
+    return (reason.replace("victim alone", "victim right after the polluter")
+            .replace("alone before the victim", "alone between the polluter and the victim"))
 
 
 def _inner(settings: Settings) -> Settings:
