@@ -109,8 +109,9 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told)
         if brittle is not None and brittle.verdict.kind == "brittle":
             return brittle
-        if brittle is not None:  # its runs are the hunt's too
-            answer = replace(answer, runs=answer.runs + int(brittle.data["runs"]), evidence=answer.evidence + (
+        if brittle is not None:  # its runs are the hunt's too; the victim alone's were counted already
+            shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
+            answer = replace(answer, runs=answer.runs + int(brittle.data["runs"]) - shared, evidence=answer.evidence + (
                 f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
     hints = None
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("cleaners"):
