@@ -296,7 +296,7 @@ def cleaner_suite(suite: Suite, polluter: frozenset[int]) -> Suite:
     back = {orig: new for new, orig in enumerate(index)}
     causes = tuple(replace(c, members=frozenset(back[i] for i in c.members - polluter),
                            cleaner=back.get(c.cleaner, -1)) for c in suite.truth.causes)
-    answer = frozenset(c.cleaner for c in causes if not c.members and c.cleaner >= 0)
+    answer = frozenset(c.cleaner for c in causes if not c.members and c.cleaner >= 0 and c.clean_rate > 0)
     sub = cleaner_problem(tuple(problem.predecessors[i] for i in index), tuple(problem.durations[i] for i in index),
                           problem.victim, problem.victim_duration, problem.startup,
                           sum(problem.durations[i] for i in polluter))
@@ -327,7 +327,7 @@ MULTI_SCENARIOS: tuple[str, ...] = (
 # with the polluter first (the benchmark's --grid cleaners): p the polluter's rate, c how often
 # the cleaner undoes it.  "cleaner p=0.5" of the main grid is the polluter search's scenario.
 CLEANER_SCENARIOS: tuple[str, ...] = ("cleaner p=1 c=1", "cleaner p=1 c=0.5", "cleaner p=0.9 c=1",
-                                      "cleaner p=0.5 c=1")
+                                      "cleaner p=0.5 c=1", "cleaner p=1 c=0", "cleaner p=0.8 c=0")
 
 
 def _rate(text: str) -> float:
