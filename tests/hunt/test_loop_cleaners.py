@@ -92,3 +92,15 @@ def test_without_cleaners_asked_there_is_no_cleaner_phase(tmp_path: Path) -> Non
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [POLLUTER], verdict
     assert "cleaners" not in verdict
     assert not any(e.get("phase") for e in journal(suite))
+
+
+def test_a_journal_entry_keeps_its_phase_and_a_bad_one_is_skipped() -> None:
+    from isolate.hunt.journal import parse_entry
+
+    line = b'{"step": 3, "outcome": "pass", "reproduced": false, "seconds": 0.2, "phase": "cleaners:t"}'
+    entry, why = parse_entry(line)
+    assert entry is not None and entry.phase == "cleaners:t" and why == ""
+    assert parse_entry(line.replace(b'"phase": "cleaners:t"', b'"phase": 7')) == (
+        None, "hung, executor or phase is not text")
+    plain, _ = parse_entry(b'{"step": 3, "outcome": "pass", "reproduced": false, "seconds": 0.2}')
+    assert plain is not None and plain.phase is None
