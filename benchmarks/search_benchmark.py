@@ -8,6 +8,7 @@ median and p95 runs and test-seconds, and costs as ratios to the lower bound.
     python benchmarks/search_benchmark.py                   # full grid, 2 jobs
     python benchmarks/search_benchmark.py --grid reduced --trials 20
     python benchmarks/search_benchmark.py --grid multi      # several causes (issue 16)
+    python benchmarks/search_benchmark.py --grid cleaners   # a polluter's cleaners (issue 13)
 
 For scenarios with several causes, runs/LB is against the noiseless adaptive group-testing
 bound d*log2(N/d) for the trial's d causes, and "scan" is iDFlakies' one-by-one scan (each
@@ -33,10 +34,12 @@ from isolate.search.posterior import RatePrior
 from isolate.search.model import Observation, Query, Settings, runs_for
 from isolate.search.simulate import (
     BRITTLE_SCENARIOS,
+    CLEANER_SCENARIOS,
     MULTI_SCENARIOS,
     SCENARIOS,
     Suite,
     Trial,
+    cleaner_suite,
     hunt_all,
     is_multi,
     judge,
@@ -55,6 +58,7 @@ MULTI_NS = (50, 300)
 STRATEGIES = ("isolate", "manual-95/step", "manual-95", "manual-99", "halving", "ddmin")
 MULTI_STRATEGIES = ("isolate", "isolate-further-0.2", "isolate-first", "single", "scan")
 BRITTLE_STRATEGIES = ("setters",)  # the state-setter search of a brittle victim (strategies/setters.py)
+CLEANER_STRATEGIES = ("cleaners",)  # a polluter's cleaners, the polluter fixed first (strategies/cleaners.py)
 # What the runs gap to the Fano bound is made of (not in the default table; --strategies):
 # isolate told there is no "none" hypothesis; and also no pairs, q = 0 and p >= 3/4 of its true value.
 ABLATIONS = ("isolate-no-none", "isolate-known")
@@ -69,6 +73,8 @@ def settings_for(strategy: str, suite: Suite) -> Settings:
     budget = 50_000  # a hunt that reaches it shows in the table (undecided), not as a stall
     if strategy == "isolate":
         return Settings(confidence=CONFIDENCE, max_runs=budget)
+    if strategy == "cleaners":
+        return Settings(confidence=CONFIDENCE, max_runs=budget, strategy="cleaners")
     if strategy == "isolate-further-0.2":
         return Settings(confidence=CONFIDENCE, max_runs=budget, further=0.2)
     if strategy == "isolate-first":
@@ -171,6 +177,9 @@ def scan(suite: Suite, rng: random.Random) -> Trial:
 def bound_for(name: str, suite: Suite) -> float:
     """Fano / Wald for the single-cause grid; the group-testing bound d*log2(N/d) for several."""
     n = len(suite.problem.predecessors)
+    if name in CLEANER_SCENARIOS:  # the inverted search: passes at 1 - p alone, 1 - p(1 - c) with the cleaner
+        p, c = (float(suite.truth.causes[0].rate), float(suite.truth.causes[0].clean_rate))
+        return fano_runs(n, CONFIDENCE, 1 - p * (1 - c), 1 - p) if c > 0 else math.nan
     if name in MULTI_SCENARIOS:
         d = len(suite.truth.causes)
         return d * math.log2(n / d)
@@ -181,6 +190,8 @@ def run_task(task: Task) -> Result:
     start = time.process_time()
     rng = random.Random(f"{task.name}|{task.n}|{task.seed}")
     suite = scenario(task.name, task.n, rng)
+    if task.strategy == "cleaners":  # the polluter first in every list; its cleaner is the answer
+        suite = cleaner_suite(suite, suite.truth.answer)
     st = settings_for(task.strategy, suite)
     fixed = suite.problem.startup + suite.problem.victim_duration
     run_rng = random.Random(f"run|{task.strategy}|{task.name}|{task.n}|{task.seed}")
@@ -228,7 +239,7 @@ def table(results: list[Result]) -> str:
     head = ("| scenario | N | strategy | trials | accuracy | claimed>=0.99: right | runs med | "
             "runs p95 | runs/LB | seconds med | seconds p95 | s/LB | s/manual-99 | runs/scan |")
     lines = [head, "|" + "---|" * 14]
-    order = {s: i for i, s in enumerate(SCENARIOS + MULTI_SCENARIOS + BRITTLE_SCENARIOS)}
+    order = {s: i for i, s in enumerate(SCENARIOS + MULTI_SCENARIOS + BRITTLE_SCENARIOS + CLEANER_SCENARIOS)}
     sorder = {s: i for i, s in enumerate(STRATEGIES + MULTI_STRATEGIES + ABLATIONS)}
     for key in sorted(groups, key=lambda k: (k[1], order.get(k[0], 99), sorder.get(k[2], 99))):
         name, n, strat = key
@@ -269,7 +280,7 @@ def dearest(results: list[Result], most: int = 5) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--grid", choices=("full", "reduced", "multi", "brittle"), default="full")
+    ap.add_argument("--grid", choices=("full", "reduced", "multi", "brittle", "cleaners"), default="full")
     ap.add_argument("--trials", type=int, default=40, help="trials per cell (fewer for slow cells)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -278,9 +289,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
     ap.add_argument("--ns", default="", help="comma-separated subset of N")
     args = ap.parse_args(argv)
-    default = {"multi": MULTI_STRATEGIES, "brittle": BRITTLE_STRATEGIES}.get(args.grid, STRATEGIES)
+    default = {"multi": MULTI_STRATEGIES, "brittle": BRITTLE_STRATEGIES,
+               "cleaners": CLEANER_STRATEGIES}.get(args.grid, STRATEGIES)
     strategies = [s for s in (args.strategies or ",".join(default)).split(",") if s]
-    known = STRATEGIES + MULTI_STRATEGIES + BRITTLE_STRATEGIES + ABLATIONS
+    known = STRATEGIES + MULTI_STRATEGIES + BRITTLE_STRATEGIES + CLEANER_STRATEGIES + ABLATIONS
     unknown = set(strategies) - set(known)
     if unknown:
         ap.error(f"unknown strategies {sorted(unknown)}; choose from {', '.join(dict.fromkeys(known))}")
@@ -290,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = [(name, n) for n in MULTI_NS for name in MULTI_SCENARIOS]
     elif args.grid == "brittle":
         cells = [(name, n) for n in MULTI_NS for name in BRITTLE_SCENARIOS]
+    elif args.grid == "cleaners":
+        cells = [(name, n) for n in MULTI_NS for name in CLEANER_SCENARIOS]
     else:
         cells = [(name, n) for n, names in REDUCED.items() for name in names]
     if args.scenarios:

@@ -188,6 +188,8 @@ class Duration(click.ParamType):
               help="isolate (every cause, Bayesian; default), single (one cause only) or manual (the halving recipe).")
 @click.option("--further", type=click.FloatRange(0, 1), metavar="FRACTION",
               help="After each cause, rule out further causes down to this fraction of its rate (default 1; 0: stop at the first).")
+@click.option("--cleaners/--no-cleaners", default=None,
+              help="After a polluter verdict, find the tests that, run between it and the victim, make it pass (hints; kept for resumes).")
 @click.option("--fork-server", is_flag=True, default=None, help="Start Python once, fork per repetition (faster; children share the str hash seed).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
@@ -206,7 +208,7 @@ class Duration(click.ParamType):
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
-           further: float | None, fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
+           further: float | None, cleaners: bool | None, fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
            history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
            run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
            quiet: bool, as_json: bool) -> None:
@@ -225,7 +227,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     hunt = open_hunt(test, run_spec, worker, repo)
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
-               "further": further, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
+               "further": further, "cleaners": cleaners, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
                "any_failure": any_failure, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
                "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,
@@ -249,7 +251,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     else:
         kind = project_kind(result.hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind,
-                           result.data["seconds"], result.data["history_runs"]))
+                           result.data["seconds"], result.data["history_runs"], result.data.get("cleaners")))
     sys.exit(EXIT[result.verdict.kind])
 
 

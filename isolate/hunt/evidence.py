@@ -42,6 +42,10 @@ class Evidence:
     other_failures: dict[str, int] = field(default_factory=dict)  # the victim failing another way, by signature
     spans: tuple[tuple[float, float], ...] = ()  # (start, end) epoch seconds of every run
     history: tuple[int, int] = (0, 0)  # observations from stored runs: (runs, failures)
+    # A later phase's lists are tagged in the journal (Entry.phase) and begin with a fixed prefix
+    # that is not a candidate (the cleaner phase: the polluter's tests); None and (): the hunt's own
+    phase: str | None = None
+    prefix: tuple[str, ...] = ()
 
     @property
     def wall_seconds(self) -> float:
@@ -82,14 +86,17 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         end = _epoch(entry.at)
         if end is not None:
             spans.append((end - entry.seconds, end))
+        if entry.phase != previous.phase:  # another phase's runs: wall time only
+            continue
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
         ids = steps.get(entry.step)
-        if ids is None or not ids or ids[-1] != problem.victim:
+        if ids is None or not ids or ids[-1] != problem.victim or ids[:len(previous.prefix)] != previous.prefix:
             warnings.append(f"journal entry for step {entry.step} does not match a step file; skipped")
             continue
+        ids = ids[len(previous.prefix):]
         if any(i not in index for i in ids[:-1]):  # a list of the other phase (state-setters or polluters)
             continue
         included = frozenset(index[i] for i in ids[:-1])
@@ -98,10 +105,10 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             observations.append(Observation(included, entry.reproduced, entry.seconds))
         else:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
-    startup = max(0.05, statistics.median(overheads)) if overheads else STARTUP_GUESS
+    startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
-                    tuple(spans), previous.history)
+                    tuple(spans), previous.history, previous.phase, previous.prefix)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:

@@ -30,6 +30,7 @@ class Entry:
     at: str = ""  # when it finished, UTC ISO 8601
     hung: str | None = None  # a timeout: the test that was running when the run was killed
     executor: str | None = None  # a Dask worker's address; None: this machine ("local")
+    phase: str | None = None  # a later phase's lists ("cleaners:<polluter>"); None: the hunt's own
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
@@ -145,10 +146,10 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
         return None, f"seconds {seconds!r} is not a finite number >= 0"
     if not isinstance(signature, (str, type(None))) or not isinstance(at, str):
         return None, "signature or at is not text"
-    hung, executor = item.get("hung"), item.get("executor")
-    if not isinstance(hung, (str, type(None))) or not isinstance(executor, (str, type(None))):
-        return None, "hung or executor is not text"
-    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor), ""
+    hung, executor, phase = item.get("hung"), item.get("executor"), item.get("phase")
+    if not all(isinstance(v, (str, type(None))) for v in (hung, executor, phase)):
+        return None, "hung, executor or phase is not text"
+    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase), ""
 
 
 def split_journal(hunt: Hunt, keep: int) -> tuple[bytes, bytes]:

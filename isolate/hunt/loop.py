@@ -22,6 +22,8 @@ from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, 
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
 from isolate.hunt.lock import Lock
+from isolate.hunt.cleaners import cleaner_evidence, targets
+from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
 from isolate.hunt.store import Hunt, step_for
@@ -30,6 +32,9 @@ from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
+
+
+ALONE = {"setters": "passes alone", "cleaners": "no cleaner"}  # a phase's empty answer, for progress
 
 
 class Interrupted(Exception):
@@ -90,11 +95,37 @@ def terminate(signum: int, frame: Any) -> None:
 
 
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
-          settings: Settings, ev: Evidence | None = None) -> Result:
-    """Until a verdict.  `ev`: the seed evidence of the state-setter phase (isolate.hunt.setters);
+          settings: Settings, ev: Evidence | None = None, told: set[str] | None = None) -> Result:
+    """Until a verdict, saved.  `ev`: the seed evidence of the state-setter phase (isolate.hunt.setters);
     None for the polluter hunt, which continues into that phase when it finds the victim failing
-    on its own although it passed in stored runs."""
-    told: set[str] = set()  # what the display was already told this session
+    on its own although it passed in stored runs, and into the cleaner phase after a polluter
+    verdict when asked (--cleaners).  `told`: what the display was already told this session."""
+    told = set() if told is None else told
+    problem, observations, ev, said, answer = _search(hunt, display, runner, merged, jobs, settings, ev, told)
+    history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
+                " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
+    answer = replace(answer, evidence=answer.evidence + history + said)
+    if answer.kind == "fails-alone" and settings.strategy == "isolate":
+        brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told)
+        if brittle is not None and brittle.verdict.kind == "brittle":
+            return brittle
+        if brittle is not None:  # its runs are the hunt's too; the victim alone's were counted already
+            shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
+            answer = replace(answer, runs=answer.runs + int(brittle.data["runs"]) - shared, evidence=answer.evidence + (
+                f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
+    hints = None
+    if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("cleaners"):
+        hints, runs, lines = _cleaner_phases(hunt, display, runner, merged, jobs, settings, problem, answer, told)
+        answer = replace(answer, runs=answer.runs + runs, evidence=answer.evidence + lines)
+    reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations), hints)
+    return Result(hunt, problem, answer, reproducer, data)
+
+
+def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,
+            ev: Evidence | None, told: set[str]
+            ) -> tuple[Problem, tuple[Observation, ...], Evidence, tuple[str, ...], Verdict]:
+    """Ask, run, journal, until the search answers with a verdict (not saved): the problem and
+    observations it refers to, the evidence, and the notes said about the runs."""
     budget = merged["time_budget"]
     while True:
         ev = evidence(hunt, ev)
@@ -106,7 +137,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
             if note not in told:
                 told.add(note)
                 display.warn(note)
-        found = findings(observations)
+        found = findings(observations) if not ev.prefix else ()  # after a prefix, "alone" is not alone
         if found and "finding" not in told:  # said once, the first time it is true
             told.add("finding")
             display.info(f"finding: {found[0]}")
@@ -120,23 +151,12 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
-            history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
-                        " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-            answer = replace(answer, evidence=answer.evidence + history + said)
-            if answer.kind == "fails-alone" and settings.strategy == "isolate":
-                brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem)
-                if brittle is not None and brittle.verdict.kind == "brittle":
-                    return brittle
-                if brittle is not None:
-                    answer = replace(answer, evidence=answer.evidence + (
-                        f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
-            reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations))
-            return Result(hunt, problem, answer, reproducer, data)
+            return problem, observations, ev, said, answer
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
 
 
 def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
-                  settings: Settings, problem: Problem) -> Result | None:
+                  settings: Settings, problem: Problem, told: set[str]) -> Result | None:
     """The victim fails on its own: if it passed in stored runs, hunt the state-setters among
     the tests that ran before it there (None when there is no such run)."""
     start = setter_evidence(hunt, problem)
@@ -145,7 +165,32 @@ def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any],
     passed = sum(not o.failed for o in start.observations)
     display.info(f"it fails on its own, yet passed in {passed} stored runs: looking for a state-setter among"
                  f" the {len(start.problem.predecessors)} tests that ran before it there")
-    return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start)
+    return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start, told)
+
+
+def _cleaner_phases(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,
+                    problem: Problem, verdict: Verdict, told: set[str]
+                    ) -> tuple[list[dict[str, Any]], int, tuple[str, ...]]:
+    """For each cause of the polluter verdict, strongest first, the cleaner search: the hints
+    found, the runs it took, and a line per cause without a cleaner."""
+    hints: list[dict[str, Any]] = []
+    runs = 0
+    lines: tuple[str, ...] = ()
+    causes = frozenset(verdict.culprits)
+    for name, tests in targets(problem, verdict):
+        start = cleaner_evidence(hunt, problem, name, tests, causes)
+        if start is None:
+            lines += (f"no cleaner for {name}: no other test to try between it and the victim",)
+            continue
+        display.info(f"looking for cleaners of {name} among {len(start.problem.predecessors)} tests:"
+                     " every list runs it first, the victim last")
+        sub, _, _, _, found = _search(hunt, display, runner, merged, jobs,
+                                      replace(settings, strategy="cleaners"), start, told)
+        runs += found.runs
+        hints += cleaner_hints(sub, name, found)
+        if found.kind != "cleaner":
+            lines += (f"no cleaner found for {name}: {found.stop or found.kind}",)
+    return hints, runs, lines
 
 
 def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,
@@ -156,13 +201,14 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     known = dict(ev.steps)
     lists: list[tuple[int, tuple[str, ...], int]] = []  # step, ids, runs
     for included, runs in query.lists():
-        ids = tuple(problem.predecessors[i] for i in included) + (problem.victim,)
+        ids = ev.prefix + tuple(problem.predecessors[i] for i in included) + (problem.victim,)
         if merged["step_budget"] and merged["strategy"] != "manual":
             runs = max(1, min(runs, math.floor(merged["step_budget"] / run_cost(problem, included))))
         lists.append((step_for(hunt, ids, known), ids, runs))
     step, ids, _ = lists[0]
     display.step(step, len(ids) - 1, sum(r for _, _, r in lists), query.reason, problem, observations,
-                 leading(problem, observations, settings), lists=len(lists))
+                 leading(problem, observations, settings), lists=len(lists),
+                 alone=ALONE.get(settings.strategy, "fails alone"))
     path = hunt.path / "queries.jsonl"
     try:
         append_lines(path, [{"step": st, "runs": r, "reason": query.reason, "from": ev.entries} for st, _, r in lists])
@@ -173,7 +219,7 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     def record(index: int, outcome: Any) -> None:
         entry = Entry(lists[index][0], outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                       outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                      outcome.hung, None if outcome.executor == "local" else outcome.executor)
+                      outcome.hung, None if outcome.executor == "local" else outcome.executor, ev.phase)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:

@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "timeout": None,
     "strategy": "isolate",
     "further": 1.0,  # after each cause, rule out further ones down to this fraction of the weakest rate
+    "cleaners": False,  # after a polluter verdict, look for its cleaners (isolate.hunt.cleaners)
     "mode": "fresh",
     "any_failure": False,
     "pytest_args": [],

@@ -60,10 +60,11 @@ def executor_runs(hunt: Hunt) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict,
-                 findings: tuple[str, ...] = ()) -> tuple[Path | None, dict[str, Any]]:
+def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, findings: tuple[str, ...] = (),
+                 cleaners: list[dict[str, Any]] | None = None) -> tuple[Path | None, dict[str, Any]]:
     """Write `verdict.json` and, for an answer with a list, `reproducer.txt`; return both.
-    `problem` is the one the verdict's indices refer to (tests that hung may be left out)."""
+    `problem` is the one the verdict's indices refer to (tests that hung may be left out);
+    `cleaners`: the cleaner phase's hints (isolate.hunt.cleaners), None when not asked."""
     reproducer: Path | None = None
     setup: Path | None = None
     if verdict.kind in ("polluter", "fails-alone"):
@@ -82,6 +83,8 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict,
     data["history_runs"] = ev.history[0]
     data["findings"] = list(findings)
     data["ignored_outcomes"] = ev.ignored
+    if cleaners is not None:
+        data["cleaners"] = cleaners
     write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")
     return reproducer, data
 

@@ -103,7 +103,8 @@ def _observations_after_each_entry(ev: Evidence, entries: list[Entry]) -> list[i
     counted = [0]
     for entry in entries:
         ids = ev.steps.get(entry.step)
-        valid = ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
+        valid = (ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
+                 and entry.phase == ev.phase)  # a cleaner phase's lists are its own evidence
         counted.append(counted[-1] + (1 if valid and (entry.reproduced or entry.outcome == "pass") else 0))
     if counted[-1] != len(ev.observations):  # cannot happen when both read the same entries; never overrun
         counted = [min(c, len(ev.observations)) for c in counted]
@@ -546,9 +547,29 @@ def _evidence_section(p: Page) -> str:
         if v.get("verdict") in ("polluter", "fails-alone", "undecided") and rates:
             out.append(f'<p>Estimated failure rate: <b>{float(rates.get("with_culprits", 0)):.3g}</b> with the'
                        f' culprit(s), <b>{float(rates.get("background", 0)):.3g}</b> without.</p>')
+        if isinstance(v.get("cleaners"), list):
+            out.append(_cleaners_table(v["cleaners"]))
     elif not rows:
         out.append('<p class="note">No evidence yet.</p>')
     out.append("</section>")
+    return "\n".join(out)
+
+
+def _cleaners_table(cleaners: list[dict[str, Any]]) -> str:
+    """The cleaner hints (bisect --cleaners): tests that, run between a polluter and the victim,
+    make it pass."""
+    if not cleaners:
+        return '<p id="cleaners" class="note">Cleaners: none found (see the evidence above).</p>'
+    out = ['<h3>Hints: cleaners</h3><table id="cleaners"><thead><tr><th>after the polluter</th>'
+           '<th>this makes it pass</th><th class="num">pass rate</th><th class="num">confidence</th>'
+           "<th>its evidence</th></tr></thead><tbody>"]
+    for c in cleaners:
+        tests = "<br>".join(f'<code class="id">{e_id(t)}</code>' for t in c.get("tests", []))
+        lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
+        out.append(f'<tr class="cleaner"><td class="id">{e_id(str(c.get("polluter", "")))}</td><td>{tests}</td>'
+                   f'<td class="num">{float(c.get("rate", 0)):.3g}</td>'
+                   f'<td class="num">{float(c.get("confidence", 0)):.3f}</td><td>{lines}</td></tr>')
+    out.append("</tbody></table><p>Look at what each of these resets: the polluter leaves that state behind.</p>")
     return "\n".join(out)
 
 

@@ -58,9 +58,11 @@ class Display:
         self.stream.flush()
 
     def step(self, step: int, size: int, runs: int, reason: str, problem: Problem,
-             observations: Sequence[Observation], leaders: Sequence[Answer] = (), lists: int = 1) -> None:
+             observations: Sequence[Observation], leaders: Sequence[Answer] = (), lists: int = 1,
+             alone: str = "fails alone") -> None:
         """A step begins; with `lists` > 1, a batch of that many lists run together (the first is
-        `step` with `size` predecessors; `runs` counts them all)."""
+        `step` with `size` predecessors; `runs` counts them all).  `alone`: the empty answer in
+        words (the state-setter phase's is "passes alone")."""
         self.step_no, self.size, self.planned, self.done, self.fails = step, size, runs, 0, 0
         self.total_runs = sum(o.count for o in observations)
         self.total_fails = sum(o.count for o in observations if o.failed)
@@ -69,7 +71,7 @@ class Display:
         what = f"step {step}: {size} predecessors + victim" if lists == 1 else f"step {step} and {lists - 1} more lists"
         line = f"[{self._elapsed()}] {what}, up to {runs} runs — {reason}"
         if leaders:
-            line += f"\n{'':11}leading: {_suspects(problem, leaders)}"
+            line += f"\n{'':11}leading: {_suspects(problem, leaders, alone)}"
         if self.live:
             self.stream.write("\r\x1b[2K" + line + "\n")
             self.stream.flush()
@@ -103,8 +105,8 @@ class Display:
             self.stream.flush()
 
 
-def _suspects(problem: Problem, leaders: Sequence[Answer]) -> str:
+def _suspects(problem: Problem, leaders: Sequence[Answer], alone: str = "fails alone") -> str:
     """`fails alone 0.21, test_default_locale 0.01`: the leading answers by their short names."""
-    short = [(describe(problem, a).rsplit(".", 1)[-1] if a.culprits else "fails alone", a.probability)
+    short = [(describe(problem, a).rsplit(".", 1)[-1] if a.culprits else alone, a.probability)
              for a in leaders]
     return ", ".join(f"{name} {p:.2f}" for name, p in short)

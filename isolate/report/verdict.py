@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import Any
+
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
 
@@ -21,10 +23,10 @@ HEADLINE = {
 
 
 def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
-            wall: float | None = None, history_runs: int = 0) -> str:
+            wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None) -> str:
     """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
-    earlier runs rather than new ones."""
+    earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners)."""
     n = len(verdict.causes)
     head = HEADLINE[verdict.kind] if n < 2 or verdict.kind != "polluter" else f"polluted by earlier tests: {n} causes"
     lines = [f"{problem.victim}", f"  {head} — confidence {verdict.confidence:.3f}"]
@@ -41,6 +43,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     lines.append("  evidence:")
     said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
     lines.extend(f"    {line}" for line in verdict.evidence if line not in said)
+    if cleaners is not None:
+        lines.extend(_cleaners(cleaners))
     if verdict.kind == "brittle":
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the setter(s) first, {verdict.q:.3g} without")
     if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
@@ -83,6 +87,25 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     if verdict.stop:
         out.append(f"  stopped: {verdict.stop}")
     return out
+
+
+def _cleaners(cleaners: list[dict[str, Any]]) -> list[str]:
+    """The cleaner hints, each with its own evidence; or that none was found."""
+    if not cleaners:
+        return ["  cleaners: none found (see the evidence)"]
+    out = ["  hints (cleaners):"]
+    for c in cleaners:
+        out.append(f"    {cleaner_hint(c)}")
+        out.extend(f"         {line}" for line in c.get("evidence", []))
+    return out
+
+
+def cleaner_hint(cleaner: dict[str, Any]) -> str:
+    """A cleaner as a hint a user can act on: what to look at for the fix."""
+    tests = ", ".join(cleaner["tests"])
+    if cleaner.get("scope") in ("class", "module") and cleaner.get("name"):  # any of its tests
+        tests = f"any test of {cleaner['name']}"
+    return f"run after {cleaner['polluter']}, {tests} makes it pass: look at what {tests} resets"
 
 
 def _short(test_id: str) -> str:

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
 from isolate.search.posterior import Answer
-from isolate.search.strategies import bayesian, causes, manual, setters
+from isolate.search.strategies import bayesian, causes, cleaners, manual, setters
 
 STRATEGIES: dict[str, Strategy] = {
     "isolate": causes.decide,
@@ -22,6 +22,7 @@ STRATEGIES: dict[str, Strategy] = {
     "halving": manual.decide,
     "ddmin": manual.decide,
     "setters": setters.decide,  # a brittle victim's state-setters (the hunt's second phase)
+    "cleaners": cleaners.decide,  # a polluter's cleaners (bisect --cleaners, after a polluter verdict)
 }
 
 
@@ -47,4 +48,6 @@ def leading(problem: Problem, observations: Sequence[Observation], settings: Set
         return causes.leading(problem, observations, settings)
     if settings.strategy == "setters":
         return setters.leading(problem, observations, settings)
+    if settings.strategy == "cleaners":
+        return cleaners.leading(problem, observations, settings)
     return bayesian.leading(problem, observations, settings)

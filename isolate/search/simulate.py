@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from isolate.search.decide import decide
+from isolate.search.strategies.cleaners import cleaner_problem
 from isolate.search.model import (
     Observation,
     Problem,
@@ -48,6 +49,7 @@ class Truth:
     answer: frozenset[int]
     acceptable: tuple[frozenset[int], ...] = ()
     setters: tuple[Cause, ...] = ()  # a brittle victim's: once run, it passes with `rate`
+    cleaning: bool = False  # the cleaner search's view (cleaner_suite): `answer` is the cleaners
 
     def fail_probability(self, included: frozenset[int]) -> float:
         survive = 1.0 - self.background
@@ -177,6 +179,8 @@ def judge(truth: Truth, kind: str, culprits: frozenset[int]) -> bool:
     """Exact-set accuracy: the verdict names exactly the right set (or fails-alone)."""
     if truth.setters:
         return kind == "brittle" and culprits == truth.answer
+    if truth.cleaning:
+        return kind == "cleaner" and culprits == truth.answer if truth.answer else kind != "cleaner"
     if not truth.answer:
         return kind == "fails-alone"
     if kind != "polluter":
@@ -283,6 +287,22 @@ def _remap(truth: Truth, index: list[int]) -> Truth:
     return replace(truth, causes=tuple(causes))
 
 
+def cleaner_suite(suite: Suite, polluter: frozenset[int]) -> Suite:
+    """The cleaner search's view of a suite whose `polluter` tests run first in every list: the
+    other predecessors are the candidates, the polluter's seconds are start-up, and the truth's
+    causes switched on by the polluter act in every run (their cleaners are the answer)."""
+    problem = suite.problem
+    index = [i for i in range(len(problem.predecessors)) if i not in polluter]
+    back = {orig: new for new, orig in enumerate(index)}
+    causes = tuple(replace(c, members=frozenset(back[i] for i in c.members - polluter),
+                           cleaner=back.get(c.cleaner, -1)) for c in suite.truth.causes)
+    answer = frozenset(c.cleaner for c in causes if not c.members and c.cleaner >= 0 and c.clean_rate > 0)
+    sub = cleaner_problem(tuple(problem.predecessors[i] for i in index), tuple(problem.durations[i] for i in index),
+                          problem.victim, problem.victim_duration, problem.startup,
+                          sum(problem.durations[i] for i in polluter))
+    return Suite(sub, replace(suite.truth, causes=causes, answer=answer, acceptable=(), cleaning=True))
+
+
 # ---------------------------------------------------------------------------
 # The scenario grid of design.md §6
 
@@ -303,6 +323,11 @@ MULTI_SCENARIOS: tuple[str, ...] = (
     "multi k=2 p=1", "multi k=3 p=1", "multi k=7 p=1",
     "multi k=2 p=0.5+0.1", "multi k=3 p=1+0.5+0.1", "multi k=7 p=0.5",
 )
+# A polluter with a cleaner after it (issue 13), searched by strategy "cleaners" on cleaner_suite
+# with the polluter first (the benchmark's --grid cleaners): p the polluter's rate, c how often
+# the cleaner undoes it.  "cleaner p=0.5" of the main grid is the polluter search's scenario.
+CLEANER_SCENARIOS: tuple[str, ...] = ("cleaner p=1 c=1", "cleaner p=1 c=0.5", "cleaner p=0.9 c=1",
+                                      "cleaner p=0.5 c=1", "cleaner p=1 c=0", "cleaner p=0.8 c=0")
 
 
 def _rate(text: str) -> float:
@@ -360,11 +385,11 @@ def scenario(name: str, n: int, rng: random.Random) -> Suite:
 
         return make_suite(rng, n, nothing, background=_rate(params["q"]))
     if kind == "cleaner":
-        p = _rate(params["p"])
+        p, clean = _rate(params["p"]), _rate(params.get("c", "0.5"))
 
         def cleaner(r: random.Random, n: int) -> tuple[tuple[Cause, ...], frozenset[int], tuple[frozenset[int], ...]]:
             a, c = sorted(r.sample(range(n), 2))
-            return (Cause(frozenset({a}), p, cleaner=c, clean_rate=0.5),), frozenset({a}), ()
+            return (Cause(frozenset({a}), p, cleaner=c, clean_rate=clean),), frozenset({a}), ()
 
         return make_suite(rng, n, cleaner)
     if kind == "brittle":  # q: how often it passes alone

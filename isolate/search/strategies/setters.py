@@ -41,6 +41,7 @@ _SWAP = {"fail": "pass", "fails": "passes", "failed": "passed", "failing": "pass
          "pass": "fail", "passes": "fails", "passed": "failed", "passing": "failing",
          "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate"}
 _WORDS = re.compile(r"\b(" + "|".join(sorted(_SWAP, key=len, reverse=True)) + r")\b")
+_ROLES = {"setter": "cause", "setters": "causes"}
 
 
 def decide(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
@@ -66,9 +67,13 @@ def flipped(observations: Sequence[Observation]) -> tuple[Observation, ...]:
     return tuple(replace(o, failed=not o.failed) for o in observations)
 
 
-def swap(text: str) -> str:
-    """The inverted search's words turned back: its "fails" are passes, its causes setters."""
-    return _WORDS.sub(lambda m: _SWAP[m.group(1)], text)
+def swap(text: str, role: str = "setter") -> str:
+    """The inverted search's words turned back: its "fails" are passes, its causes setters (or
+    another `role`: the cleaner search's causes are cleaners)."""
+    def turn(word: str) -> str:
+        turned = _SWAP[word]
+        return turned.replace("setter", role) if turned in _ROLES else turned
+    return _WORDS.sub(lambda m: turn(m.group(1)), text)
 
 
 def _inner(settings: Settings) -> Settings:

@@ -1,0 +1,1 @@
+"""ledgerkit: small ledger summaries (isolate sample suite: a polluter with a cleaner)."""
