@@ -95,28 +95,32 @@ def terminate(signum: int, frame: Any) -> None:
 
 
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
-          settings: Settings, ev: Evidence | None = None, told: set[str] | None = None) -> Result:
+          settings: Settings, ev: Evidence | None = None, told: set[str] | None = None, earlier: int = 0) -> Result:
     """Until a verdict, saved.  `ev`: the seed evidence of the state-setter phase (isolate.hunt.setters);
     None for the polluter hunt, which continues into that phase when it finds the victim failing
     on its own although it passed in stored runs, and into the cleaner phase after a polluter
-    verdict when asked (--cleaners).  `told`: what the display was already told this session."""
+    verdict when asked (--cleaners).  `told`: what the display was already told this session;
+    `earlier`: runs of an earlier phase that the verdict counts too (its `runs` is the hunt's)."""
     told = set() if told is None else told
     problem, observations, ev, said, answer = _search(hunt, display, runner, merged, jobs, settings, ev, told)
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
     answer = replace(answer, evidence=answer.evidence + history + said)
     if answer.kind == "fails-alone" and settings.strategy == "isolate":
-        brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told)
+        # the setter phase's verdict counts this phase's runs too, but the victim alone's once
+        shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
+        mine = answer.runs - ev.history[0] - shared  # this phase's new runs (stored ones are not runs)
+        brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told, mine)
         if brittle is not None and brittle.verdict.kind == "brittle":
             return brittle
-        if brittle is not None:  # its runs are the hunt's too; the victim alone's were counted already
-            shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
-            answer = replace(answer, runs=answer.runs + int(brittle.data["runs"]) - shared, evidence=answer.evidence + (
+        if brittle is not None:  # both phases' new runs, as the saved verdict counts them
+            answer = replace(answer, runs=int(brittle.data["runs"]) + ev.history[0], evidence=answer.evidence + (
                 f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
     hints = None
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("cleaners"):
         hints, runs, lines = _cleaner_phases(hunt, display, runner, merged, jobs, settings, problem, answer, told)
         answer = replace(answer, runs=answer.runs + runs, evidence=answer.evidence + lines)
+    answer = replace(answer, runs=answer.runs + earlier)
     reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations), hints)
     return Result(hunt, problem, answer, reproducer, data)
 
@@ -156,7 +160,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
 
 
 def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
-                  settings: Settings, problem: Problem, told: set[str]) -> Result | None:
+                  settings: Settings, problem: Problem, told: set[str], earlier: int) -> Result | None:
     """The victim fails on its own: if it passed in stored runs, hunt the state-setters among
     the tests that ran before it there (None when there is no such run)."""
     start = setter_evidence(hunt, problem)
@@ -165,7 +169,7 @@ def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any],
     passed = sum(not o.failed for o in start.observations)
     display.info(f"it fails on its own, yet passed in {passed} stored runs: looking for a state-setter among"
                  f" the {len(start.problem.predecessors)} tests that ran before it there")
-    return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start, told)
+    return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start, told, earlier)
 
 
 def _cleaner_phases(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,

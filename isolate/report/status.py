@@ -63,6 +63,10 @@ def status(hunt: Hunt) -> Status:
         state = "paused"
     else:
         state = "not started"
+    if state.startswith("done") and verdict is not None and verdict.get("causes"):
+        # the verdict's own answer: a later phase (setters) searched other lists than `problem`
+        leader = "; ".join(f"{c.get('role', 'polluter')} {c['name']} ({float(c['confidence']):.3f})"
+                           for c in verdict["causes"])
     left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
                                                           len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)

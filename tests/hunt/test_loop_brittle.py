@@ -52,6 +52,11 @@ def test_brittle_victim_names_its_setter(tmp_path: Path) -> None:
     assert verdict["history_runs"] == 1
     assert Path(verdict["reproducer"]).read_text().split() == [VICTIM]
     assert Path(verdict["passing_list"]).read_text().split() == [SETTER, VICTIM]
+    # `runs` is the hunt's: both phases' runs, each once (the victim alone belongs to both)
+    journal = next((suite / ".isolate").glob("*/journal.jsonl")).read_text().splitlines()
+    assert verdict["runs"] == len(journal), (verdict["runs"], len(journal))
+    status = isolate(suite, "status")
+    assert f"leading: setter {SETTER} (" in status.stdout, status.stdout
 
 
 def test_the_two_lists_replay_as_the_verdict_says(tmp_path: Path) -> None:
