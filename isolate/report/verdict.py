@@ -102,10 +102,11 @@ def _cleaners(cleaners: list[dict[str, Any]]) -> list[str]:
 
 def cleaner_hint(cleaner: dict[str, Any]) -> str:
     """A cleaner as a hint a user can act on: what to look at for the fix."""
-    tests = ", ".join(cleaner["tests"])
     if cleaner.get("scope") in ("class", "module") and cleaner.get("name"):  # any of its tests
-        tests = f"any test of {cleaner['name']}"
-    return f"run after {cleaner['polluter']}, {tests} makes it pass: look at what {tests} resets"
+        return (f"run after {cleaner['polluter']}, any test of {cleaner['name']} makes it pass: look at what"
+                f" the {cleaner['scope']}'s tests (or its setUp) reset")
+    tests = " + ".join(cleaner["tests"])
+    return f"run after {cleaner['polluter']}, {tests} makes it pass: look at what it resets"
 
 
 def _short(test_id: str) -> str:
