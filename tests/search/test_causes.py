@@ -190,3 +190,19 @@ def test_a_module_import_candidate_is_reported_as_a_module_cause() -> None:
     s = Suite(pb, Truth((Cause(frozenset({1}), 1.0),), 0.0, frozenset({1})))
     v, _, _ = hunt(s, Settings(), random.Random(0))
     assert [(c.scope, c.name, c.tests) for c in v.causes] == [("module", "pkg.tests.test_b", (1,))]
+
+
+def test_runs_of_the_cause_alone_shorten_the_check_for_further_causes() -> None:
+    # After 5/5 failures a deterministic cause only promises its lower bound, 0.65, and the rest
+    # would have to pass 5 runs; a few more runs of the cause alone (one quick test) promise
+    # more, and the rest passes 3: cheaper, since the rest holds every other test.
+    s = suite(60, [({40}, 1.0)])
+    rest = frozenset(range(60)) - {40}
+    v, history, _ = hunt(s, Settings(), random.Random(0))
+    assert v.kind == "polluter" and v.culprits == (40,)
+    assert sum(o.count for o in history if o.included == rest) == 3
+    assert sum(o.count for o in history if o.included == {40}) >= 8
+    assert "failing the victim 0.828 of the time or more would have shown" in v.stop
+    # --further 0 asks for nothing of the kind
+    v0, history0, _ = hunt(s, Settings(further=0.0), random.Random(0))
+    assert v0.culprits == (40,) and not any(o.included == rest for o in history0)

@@ -55,6 +55,7 @@ SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a caus
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
 # a priori as likely to be deterministic as not (the rates prior of later rounds)
 PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
+SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class _Found:
     rate: float
     confidence: float
     low: float  # a lower bound of the rate (Wilson, 95% one-sided) from the runs that held it
+    fails: int = 0  # the runs that held it: failures...
+    runs: int = 0  # ...of these
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,13 @@ class _End:
     confidence: float = 0.0
     rate: float = 0.0
     leaders: tuple[Answer, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Whole:
+    """A query already in the whole problem's indices (it runs a cause found, outside the round)."""
+
+    query: Query
 
 
 @dataclass(frozen=True)
@@ -111,10 +121,12 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
     sub, obs = problem, tuple(observations)
     while True:
         step = _round(sub, obs, settings, batch, t, [problem.predecessors[i] for f in found for i in f.tests],
-                      min((f.rate for f in found), default=0.0), min((f.low for f in found), default=0.0))
+                      min((f.rate for f in found), default=0.0), problem, tuple(found))
         leaders = tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q)
                         for a in step[1])
         action = step[0]
+        if isinstance(action, _Whole):
+            return _Replay(tuple(found), action.query, leaders)
         if isinstance(action, Query):
             action = action.mapped(index)
             return _Replay(tuple(found), action, leaders)
@@ -126,16 +138,19 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
         r = sum(o.count for o in obs if held <= o.included)
         if r:  # from the runs that held the cause (what the evidence lines count), Jeffreys' mean:
             rate = (f + 0.5) / (r + 1)  # 8/8 reads 0.94, not a certainty that no pass can follow
-        found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence, min(rate, wilson_low(f, r))))
+        found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence, min(rate, wilson_low(f, r)),
+                            f, r))
         obs = carry_over(sub, obs, tests)
         sub = without(sub, tests)
         index = [i for j, i in enumerate(index) if j not in set(tests)]
 
 
 def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, batch: int, whole: Tally,
-           found_ids: list[str], weakest: float, floor: float
-           ) -> tuple[Query | _End | tuple[tuple[int, ...], float, float], tuple[Answer, ...]]:
-    """One round: a query, the end of the hunt, or a confirmed cause (tests, rate, confidence)."""
+           found_ids: list[str], weakest: float, everything: Problem, found: tuple[_Found, ...]
+           ) -> tuple[Query | _Whole | _End | tuple[tuple[int, ...], float, float], tuple[Answer, ...]]:
+    """One round: a query, the end of the hunt, or a confirmed cause (tests, rate, confidence).
+    `everything` is the whole hunt and `found` the causes found so far, in its indices."""
+    floor = min((f.low for f in found), default=0.0)
     n = len(problem.predecessors)
     t = tally(obs)
     later = bool(found_ids)
@@ -152,7 +167,13 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             return probe, ()
     weight = _scope_weight(problem, chain, found_ids)
     if later and (n == 0 or t.total_fails == 0):
+        done = sum(r for s, r in zip(t.sets, t.runs) if len(s) == n)  # passes of the rest (none failed)
+        sharper = _sharpen(everything, problem, found, settings, batch, budget, max(1, done))
+        if sharper is not None and done:
+            return _Whole(sharper), ()
         check = _no_failure_left(problem, t, settings, 1, budget, floor)
+        if sharper is not None:  # first one batch of the rest: while it fails, more causes remain
+            check = replace(check, runs=min(check.runs, batch)) if isinstance(check, Query) else check
         if isinstance(check, Query) and batch > 1:
             # free places in the batch: the next round's first prefixes, in case the rest fails
             th = threshold.infer(chain, t, settings, settings.prior_none, weight)
@@ -191,6 +212,45 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     return replace(query, runs=min(k, query.runs)), leaders
 
 
+def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], settings: Settings,
+             batch: int, budget: tuple[float, float], done: int) -> Query | None:
+    """Runs of the weakest cause alone before the victim, when they make the stop check cheaper.
+
+    The stop check runs the rest of the list until a further cause at `further` x the weakest
+    cause's rate would have shown, and that rate is taken at its lower bound: a cause seen failing
+    5/5 only promises 0.65, so the rest must pass 5 runs.  More runs of the cause alone (often one
+    quick test) raise the bound: after 40/40 it promises 0.94 and 2 runs of the rest do.  So this
+    picks the number of such runs m that minimises m x (a run of the cause alone) + (the rest's
+    runs still needed, at the bound m more runs at the cause's estimated rate would give) x (a run
+    of the rest), and asks for them if that saves at least half a run of the rest.  Only once the
+    rest has passed a run (`done`: its passes so far): while it fails, more causes remain and the
+    next round comes first."""
+    n = len(problem.predecessors)
+    if settings.further <= 0 or not found or n == 0:
+        return None
+    weakest = min(found, key=lambda f: f.low)
+    others = min((f.low for f in found if f is not weakest), default=1.0)
+    rest = run_cost(problem, tuple(range(n)))
+    alone = run_cost(everything, weakest.tests)
+
+    def cost(m: int) -> float:
+        fails, runs = weakest.fails + weakest.rate * m, weakest.runs + m
+        low = min(others, weakest.rate, wilson_low(fails, runs))
+        need = runs_for(settings.confidence, max(settings.rates.p_min, low * settings.further))
+        return m * alone + max(0, need - done) * rest
+
+    step = max(batch, 4)
+    best = min(range(0, SHARPEN_MAX + 1, step), key=lambda m: (cost(m), m))
+    if best == 0 or cost(best) > cost(0) - rest / 2:
+        return None
+    k = fit_runs(round_batch(best, batch), run_cost(everything, weakest.tests), budget)
+    if k < 1:
+        return None
+    who = label(everything, weakest.tests)
+    return Query(weakest.tests, k, f"how surely does {who} fail it? {k} runs of it alone before the victim make the"
+                                   " check for further causes shorter", until_failure=False)
+
+
 def _fits(problem: Problem, query: Query, budget: tuple[float, float]) -> bool:
     runs_left, secs_left = budget
     lists = query.lists()
@@ -198,7 +258,7 @@ def _fits(problem: Problem, query: Query, budget: tuple[float, float]) -> bool:
             and sum(r * run_cost(problem, s) for s, r in lists) <= secs_left + 1e-9)
 
 
-def wilson_low(fails: int, runs: int, z: float = 1.645) -> float:
+def wilson_low(fails: float, runs: float, z: float = 1.645) -> float:
     """Wilson's lower confidence bound (one-sided 95%) of a rate seen as fails/runs."""
     if runs <= 0:
         return 0.0
