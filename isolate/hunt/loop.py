@@ -163,12 +163,18 @@ def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any],
                   settings: Settings, problem: Problem, told: set[str], earlier: int) -> Result | None:
     """The victim fails on its own: if it passed in stored runs, hunt the state-setters among
     the tests that ran before it there (None when there is no such run)."""
-    start = setter_evidence(hunt, problem)
-    if start is None:
+    found = setter_evidence(hunt, problem)
+    if found is None:
         return None
-    passed = sum(not o.failed for o in start.observations)
-    display.info(f"it fails on its own, yet passed in {passed} stored runs: looking for a state-setter among"
-                 f" the {len(start.problem.predecessors)} tests that ran before it there")
+    start, stored = found
+    n = len(start.problem.predecessors)
+    if stored:
+        passed = sum(not o.failed for o in start.observations)
+        display.info(f"it fails on its own, yet passed in {passed} stored runs: looking for a state-setter among"
+                     f" the {n} tests that ran before it there")
+    else:
+        display.info(f"it fails on its own: does it pass after the {n} other tests of the run, in the order the"
+                     " whole suite ran? if so, one of them is a state-setter")
     return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start, told, earlier)
 
 

@@ -16,7 +16,9 @@ them only (and the victim alone), so the two phases share one journal unambiguou
 from __future__ import annotations
 
 from isolate.hunt.evidence import Evidence, durations, seed
-from isolate.hunt.history import read_history
+from isolate.errors import UserError
+from isolate.hunt.history import read_history, repository_of
+from isolate.orders.extract import file_source, suite_order
 from isolate.hunt.store import Hunt
 from isolate.running.judge import IMPORT
 from isolate.search.model import Problem
@@ -36,15 +38,42 @@ def candidates(hunt: Hunt, failing: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(order)
 
 
-def setter_evidence(hunt: Hunt, polluter: Problem) -> Evidence | None:
-    """The seed evidence of the setter phase, or None when no stored run where the victim passed
-    (and that the hunt counts as evidence: see --no-history) ran any candidate before it."""
+def whole_run(hunt: Hunt, failing: tuple[str, ...]) -> tuple[str, ...]:
+    """The other tests of the run the hunt was extracted from, every worker's, in the order they
+    started, minus `failing`: where a setter is when it ran in another worker (or later in the
+    victim's).  Empty when the run cannot be read any more."""
+    repository = repository_of(hunt)
+    run = hunt.settings.get("source", {}).get("run")
+    if repository is None or not isinstance(run, int):
+        return ()
+    try:
+        order = suite_order(file_source(repository.run_path(run)), f"run {run}")
+    except (UserError, OSError):
+        return ()
+    skip = set(failing) | {hunt.victim}
+    return tuple(t for t in order if t not in skip and not t.startswith(IMPORT))
+
+
+def setter_evidence(hunt: Hunt, polluter: Problem) -> tuple[Evidence, bool] | None:
+    """The seed evidence of the setter phase, and whether it comes from stored passes.  The
+    candidates are the tests before the victim in its passing stored runs (those runs, counted
+    as evidence unless --no-history, show it passing after them).  Without such a run, they are
+    the rest of the extracted run, in the order the whole suite ran (the setter phase must then
+    first see the victim pass after all of them).  None when neither gives a candidate."""
     names = candidates(hunt, polluter.predecessors)
-    if not names:
-        return None
+    passed = bool(names)
+    if names:
+        start = _start(hunt, polluter, names)
+        passed = any(not o.failed and o.included for o in start.observations)
+    if not passed:
+        names = whole_run(hunt, polluter.predecessors)
+        if not names:
+            return None
+        start = _start(hunt, polluter, names)
+    return start, passed
+
+
+def _start(hunt: Hunt, polluter: Problem, names: tuple[str, ...]) -> Evidence:
     seconds = durations(hunt, names + (polluter.victim,))
     problem = Problem(names, polluter.victim, tuple(seconds[:-1]), seconds[-1], polluter.startup)
-    start = seed(hunt, problem)
-    if not any(not o.failed and o.included for o in start.observations):
-        return None
-    return start
+    return seed(hunt, problem)

@@ -8,6 +8,7 @@ process runs at repeats and the one holding the failure is used.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,6 +130,24 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
         warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
     return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
                       tuple(e.seconds for e in kept), frozenset(seen))
+
+
+def suite_order(source: Source, label: str) -> tuple[str, ...]:
+    """Every test of the stream, all workers, in the order they started (stream order where
+    there are no timestamps): the whole suite's order, as one process would have run it."""
+    started: list[tuple[float, int, str]] = []
+    seen: set[str] = set()
+
+    def keep(record: Record) -> None:
+        if record.id in PSEUDO_TESTS or record.id in seen:
+            return
+        seen.add(record.id)
+        start = _epoch(record.start)
+        started.append((start if start is not None else math.inf, len(started), record.id))
+
+    if source(keep, lambda _: None) == 0:
+        raise _no_records(label)
+    return tuple(test_id for _, _, test_id in sorted(started))
 
 
 def _no_records(label: str) -> UserError:

@@ -89,9 +89,28 @@ def test_text_verdict_and_resume(tmp_path: Path) -> None:
     assert SETTER.rsplit(".", 1)[1] in table and "setter, test" in table, table
 
 
-def test_without_a_passing_stored_run_it_stays_fails_alone(tmp_path: Path) -> None:
-    """--no-history: no evidence that it ever passed, so no setter hunt: `fails-alone`, exit 3."""
+def test_from_one_failing_parallel_run_the_setter_is_found_in_the_other_worker(tmp_path: Path) -> None:
+    """No stored run where the victim passed: the setter phase tries the rest of the failing run,
+    every worker's tests in the order they started, sees the victim pass after them and finds the
+    setter among them."""
+    suite = copy_suite(SUITE, tmp_path)
+    assert stestr_run(suite, "--concurrency", "2").returncode == 1
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
+    assert proc.returncode == 6, proc.stderr
+    assert "does it pass after the" in proc.stderr and "in the order the whole suite ran" in proc.stderr
+    code, verdict = bisect(suite)
+    assert (code, verdict["verdict"], verdict["culprits"]) == (6, "brittle", [SETTER]), verdict
+    assert verdict["history_runs"] == 0
+
+
+def test_without_any_run_to_take_setters_from_it_stays_fails_alone(tmp_path: Path) -> None:
+    """--no-history and the stored runs gone: no test is known to have run with it passing, so
+    no setter hunt: `fails-alone`, exit 3."""
     suite = recorded(tmp_path)
+    for run in (suite / ".stestr").iterdir():
+        if run.name.isdigit():
+            run.unlink()
     code, verdict = bisect(suite, "--no-history")
     assert (code, verdict["verdict"]) == (3, "fails-alone"), verdict
     assert verdict["causes"] == []

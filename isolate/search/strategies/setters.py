@@ -31,12 +31,14 @@ from isolate.search.model import (
     Verdict,
     counts,
     label,
+    runs_for,
     tally,
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.strategies import causes
 
 BRITTLE = "brittle"
+SET_MIN = 0.2  # the lowest pass rate after every candidate at which a setter is looked for
 _SWAP = {"fail": "pass", "fails": "passes", "failed": "passed", "failing": "passing",
          "pass": "fail", "passes": "fails", "passed": "failed", "passing": "failing",
          "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate"}
@@ -77,7 +79,11 @@ def swap(text: str, role: str = "setter") -> str:
 
 
 def _inner(settings: Settings) -> Settings:
-    return replace(settings, strategy="isolate")
+    """The polluter search's settings, with a short reproduction: when no stored run shows the
+    victim passing, the phase first runs it after every candidate, and a setter that makes it pass
+    less than SET_MIN of the time there is not looked for (21 runs at 0.99)."""
+    cap = settings.reproduce_runs or runs_for(settings.confidence, SET_MIN)
+    return replace(settings, strategy="isolate", reproduce_runs=cap)
 
 
 def brittle(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
