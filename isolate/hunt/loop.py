@@ -37,6 +37,11 @@ from isolate.search.model import Observation, Problem, Query, Settings, Verdict,
 ALONE = {"setters": "passes alone", "cleaners": "no cleaner"}  # a phase's empty answer, for progress
 
 
+# A state-setter must at least double the victim's pass rate to be told from it (the rate prior's
+# min_ratio, inverted): a victim that fails on its own less often than this is not searched for one.
+BRITTLE_FROM = 0.5
+
+
 class Interrupted(Exception):
     """Ctrl-C or SIGTERM: the runs that finished are in the journal; `runs` counts them."""
 
@@ -106,7 +111,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
     answer = replace(answer, evidence=answer.evidence + history + said)
-    if answer.kind == "fails-alone" and settings.strategy == "isolate":
+    if answer.kind == "fails-alone" and settings.strategy == "isolate" and answer.q >= BRITTLE_FROM:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
         shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
         mine = answer.runs - ev.history[0] - shared  # this phase's new runs (stored ones are not runs)

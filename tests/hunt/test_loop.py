@@ -89,6 +89,8 @@ def test_fails_on_its_own(tmp_path: Path) -> None:
     assert verdict["verdict"] == "fails-alone" and verdict["culprits"] == []
     assert verdict["confidence"] >= 0.99
     assert any("alone" in line for line in verdict["evidence"])
+    # it mostly passes alone, so no state-setter could be told apart: no setter phase
+    assert "state-setter" not in proc.stderr and not any("state-setter" in line for line in verdict["evidence"])
     [finding] = verdict["findings"]  # "fails on its own: k/n alone", with the counts of the runs alone
     alone = [line for line in verdict["evidence"] if line.endswith("alone (no predecessors)")]
     assert alone and finding == "fails on its own: " + alone[0].split()[1] + " alone"

@@ -29,20 +29,17 @@ from dataclasses import replace
 from typing import Sequence
 
 from isolate.search.model import (
-    FoundCause,
     Observation,
     Problem,
     Query,
     Settings,
     Verdict,
     counts,
-    label,
-    runs_for,
     tally,
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.strategies import causes
-from isolate.search.strategies.setters import flipped, swap
+from isolate.search.strategies.setters import flipped, in_real_outcomes, inverted_settings, swap
 
 CLEANER = "cleaner"
 CLEAN_MIN = 0.2  # the smallest pass rate a cleaner gives that the first full lists are sure to show
@@ -84,14 +81,14 @@ def _placed(reason: str) -> str:
 
 
 def _inner(settings: Settings) -> Settings:
-    cap = settings.reproduce_runs or runs_for(settings.confidence, CLEAN_MIN)
-    return replace(settings, strategy="isolate", reproduce_runs=cap)
+    return inverted_settings(settings, CLEAN_MIN)
 
 
 def cleaned(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
     """The inverted search's "polluter" verdict as a "cleaner" one, in real outcomes: `p` and `q`
     are the victim's failure rates after the polluter with and without the cleaners."""
-    found = tuple(_cleaner(problem, t, c) for c in inverted.causes)
+    found = tuple(in_real_outcomes(problem, t, c, CLEANER, "between the polluter and it",
+                                   "alone between the polluter and it") for c in inverted.causes)
     held = frozenset(inverted.culprits)
     lines = tuple(c.evidence[0] for c in found)
     af, ar = counts(t, lambda s: not s)
@@ -104,16 +101,3 @@ def cleaned(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
                    bf / br if br else 1.0, lines, inverted.runs, inverted.seconds, (), found, say(inverted.stop))
 
 
-def _cleaner(problem: Problem, t: Tally, cause: FoundCause) -> FoundCause:
-    """A cause of the inverted search as a cleaner, with pass counts a user can check."""
-    tests = frozenset(cause.tests)
-    on = (lambda s: tests <= s) if cause.scope == "pair" else (lambda s: bool(s & tests))
-    wf, wr = counts(t, on)
-    bf, br = counts(t, lambda s: not on(s))
-    name = label(problem, cause.tests) if cause.scope in ("test", "pair") else f"a test of {cause.name}"
-    lines = [f"passes {wr - wf}/{wr} with {name} between the polluter and it, {br - bf}/{br} without"]
-    alone_f, alone_r = counts(t, lambda s: bool(s) and s <= tests and on(s))
-    if alone_r:
-        lines.append(f"its tests alone between the polluter and it: passes {alone_r - alone_f}/{alone_r}")
-    lines.append(f"pass rate {cause.rate:.3g} with it, confidence {cause.confidence:.3f}")
-    return replace(cause, evidence=tuple(lines), role=CLEANER)

@@ -38,7 +38,7 @@ from isolate.search.posterior import Answer, Tally
 from isolate.search.strategies import causes
 
 BRITTLE = "brittle"
-SET_MIN = 0.2  # the lowest pass rate after every candidate at which a setter is looked for
+SET_MIN = 0.1  # the lowest pass rate after every candidate at which a setter is looked for
 _SWAP = {"fail": "pass", "fails": "passes", "failed": "passed", "failing": "passing",
          "pass": "fail", "passes": "fails", "passed": "failed", "passing": "failing",
          "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate"}
@@ -50,7 +50,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
            batch: int = 1) -> Query | Verdict:
     """The next list to run, or the verdict: "brittle" naming the setters, or the inverted
     search's own end (no setter found) with its words turned back the right way round."""
-    answer = causes.decide(problem, flipped(observations), _inner(settings), batch=batch)
+    answer = causes.decide(problem, flipped(observations), inverted_settings(settings), batch=batch)
     if isinstance(answer, Query):
         # the runner stops early at a failure, the inverted search's non-event: run them all
         return replace(answer, reason=f"state-setters: {swap(answer.reason)}", until_failure=False)
@@ -61,7 +61,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
 
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
     """The leading setters so far (an empty answer: the victim passes on its own)."""
-    return causes.leading(problem, flipped(observations), _inner(settings))
+    return causes.leading(problem, flipped(observations), inverted_settings(settings))
 
 
 def flipped(observations: Sequence[Observation]) -> tuple[Observation, ...]:
@@ -78,18 +78,20 @@ def swap(text: str, role: str = "setter") -> str:
     return _WORDS.sub(lambda m: turn(m.group(1)), text)
 
 
-def _inner(settings: Settings) -> Settings:
-    """The polluter search's settings, with a short reproduction: when no stored run shows the
-    victim passing, the phase first runs it after every candidate, and a setter that makes it pass
-    less than SET_MIN of the time there is not looked for (21 runs at 0.99)."""
-    cap = settings.reproduce_runs or runs_for(settings.confidence, SET_MIN)
+def inverted_settings(settings: Settings, least: float = SET_MIN) -> Settings:
+    """The polluter search's settings, with a short reproduction: when no run shows the victim
+    passing yet, the phase first runs it after every candidate, and a setter (or cleaner) that
+    makes it pass less than `least` of the time there is not looked for (44 runs at 0.99 for
+    SET_MIN, 21 for the cleaners' 0.2)."""
+    cap = settings.reproduce_runs or runs_for(settings.confidence, least)
     return replace(settings, strategy="isolate", reproduce_runs=cap)
 
 
 def brittle(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
     """The inverted search's "polluter" verdict as a brittle one, in real outcomes: `t` counts
     failures; `p` and `q` are the victim's failure rates with and without the setters."""
-    setters = tuple(_setter(problem, t, c) for c in inverted.causes)
+    setters = tuple(in_real_outcomes(problem, t, c, "setter", "before it", "alone before the victim")
+                    for c in inverted.causes)
     held = frozenset(inverted.culprits)
     af, ar = counts(t, lambda s: not s)
     lines = tuple(c.evidence[0] for c in setters)
@@ -103,16 +105,19 @@ def brittle(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
                    swap(inverted.stop))
 
 
-def _setter(problem: Problem, t: Tally, cause: FoundCause) -> FoundCause:
-    """A cause of the inverted search as a setter, with lines a user can check (passes counted)."""
+def in_real_outcomes(problem: Problem, t: Tally, cause: FoundCause, role: str, where: str, alone: str
+                     ) -> FoundCause:
+    """A cause of an inverted search as what it is (`role`: a setter, a cleaner), with lines a
+    user can check, passes counted: `where` its tests run in the lists ("before it"), `alone`
+    how they run alone ("alone before the victim")."""
     tests = frozenset(cause.tests)
     on = (lambda s: tests <= s) if cause.scope == "pair" else (lambda s: bool(s & tests))
     wf, wr = counts(t, on)
     bf, br = counts(t, lambda s: not on(s))
     name = label(problem, cause.tests) if cause.scope in ("test", "pair") else f"a test of {cause.name}"
-    lines = [f"passes {wr - wf}/{wr} with {name} before it, {br - bf}/{br} without"]
+    lines = [f"passes {wr - wf}/{wr} with {name} {where}, {br - bf}/{br} without"]
     alone_f, alone_r = counts(t, lambda s: bool(s) and s <= tests and on(s))
     if alone_r:
-        lines.append(f"its tests alone before the victim: passes {alone_r - alone_f}/{alone_r}")
+        lines.append(f"its tests {alone}: passes {alone_r - alone_f}/{alone_r}")
     lines.append(f"pass rate {cause.rate:.3g} with it, confidence {cause.confidence:.3f}")
-    return replace(cause, evidence=tuple(lines), role="setter")
+    return replace(cause, evidence=tuple(lines), role=role)
