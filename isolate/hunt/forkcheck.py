@@ -1,0 +1,246 @@
+"""The fork server where it is safe: a hunt given neither --fork-server nor --no-fork-server
+starts in fresh processes and, once the journal holds CHECK_AFTER fresh runs that are evidence,
+runs the lists those runs ran again in fork mode and compares the outcomes per list.
+
+What the comparison checks, per list: how often the victim failed the recorded way
+(reproduced: same outcome kind and failure signature) and how often it did something else
+(failed another way, crashed, timed out). Under "fork and fresh behave alike" the fork runs'
+count of each, summed over the lists, follows the convolution of one hypergeometric law per list
+(conditional on the list's total: Fisher's exact test, stratified by list). Each of the two
+counts is tested two-sided at ALPHA / 2. A list that cannot run in fork mode at all, or a fork
+server that does not start, fails the check outright.
+
+What it can and cannot see: a victim whose outcome depends on what the fork server shares
+(the str hash seed, the interpreter's start-up) typically behaves the same in every fork child,
+so it fails always or never there; against a few fresh runs that failed and passed otherwise,
+that shows (e.g. 4 fresh failures against 0 of 12 fork runs: p ~ 1e-4). A small change of a
+rare failure's rate (1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
+
+The decision is stored in `fork-check.json`, so a resumed hunt does not check again; the
+check's runs are journaled with phase "fork-check" and mode "fork", and count as evidence once
+the check agreed (isolate.hunt.evidence). Every journal entry says which mode ran it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from isolate.errors import UserError
+from isolate.hunt.evidence import Evidence
+from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
+from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check
+from isolate.files import write_atomic
+
+CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, before the check
+MAX_LISTS = 4  # lists compared: the first ones the search asked for
+FORK_RUNS = 10  # fork runs per list: at least this, and 3 times the list's fresh runs
+FORK_FACTOR = 3
+ALPHA = 0.001  # the check fails when either count differs at p < ALPHA / 2
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One list's outcomes in both modes: runs, reproductions, other outcomes (not a pass)."""
+
+    step: int
+    fresh: tuple[int, int, int]
+    fork: tuple[int, int, int] = (0, 0, 0)
+
+
+def automatic(merged: dict[str, Any]) -> bool:
+    """Whether the hunt's mode is left to the check: no --fork-server/--no-fork-server given, and
+    not the hand recipe (it runs fresh processes, as by hand)."""
+    return merged.get("mode", "auto") == "auto" and merged.get("strategy") != "manual"
+
+
+def stratified_p(tables: Sequence[tuple[int, int, int, int]]) -> float:
+    """Two-sided exact p-value that fork and fresh share each list's rate of an event. A table
+    is (fresh events, fresh runs, fork events, fork runs); given a list's total events, its fork
+    events are hypergeometric; their sum's law is the convolution; p adds the probabilities of
+    the sums no more likely than the one observed."""
+    law = {0: 1.0}
+    observed = 0
+    for a, n, b, m in tables:
+        k = a + b
+        total = math.comb(n + m, m)
+        pmf = {x: math.comb(k, x) * math.comb(n + m - k, m - x) / total for x in range(max(0, k - n), min(k, m) + 1)}
+        law = _convolve(law, pmf)
+        observed += b
+    cut = law.get(observed, 0.0) * (1 + 1e-9)
+    return min(1.0, sum(p for p in law.values() if p <= cut))
+
+
+def _convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for x, p in first.items():
+        for y, q in second.items():
+            out[x + y] = out.get(x + y, 0.0) + p * q
+    return out
+
+
+def fresh_tallies(entries: Sequence[Entry], steps: dict[int, tuple[str, ...]]) -> list[Tally]:
+    """The first MAX_LISTS lists the hunt ran in fresh processes, with their outcomes."""
+    counts: dict[int, list[int]] = {}
+    for e in entries:
+        if e.phase is not None or e.mode is not None or e.step not in steps or e.outcome == "error":
+            continue
+        if e.step not in counts and len(counts) == MAX_LISTS:
+            continue
+        c = counts.setdefault(e.step, [0, 0, 0])
+        c[0] += 1
+        c[1] += e.reproduced
+        c[2] += not e.reproduced and e.outcome != "pass"
+    return [Tally(step, (c[0], c[1], c[2])) for step, c in counts.items()]
+
+
+def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
+    """Agree or not, the summary said to the user, and the p-values."""
+    p_rep = stratified_p([(t.fresh[1], t.fresh[0], t.fork[1], t.fork[0]) for t in tallies])
+    p_other = stratified_p([(t.fresh[2], t.fresh[0], t.fork[2], t.fork[0]) for t in tallies])
+    fresh = [sum(t.fresh[i] for t in tallies) for i in range(3)]
+    fork = [sum(t.fork[i] for t in tallies) for i in range(3)]
+    counts = (f"reproduced {fresh[1]}/{fresh[0]} fresh vs {fork[1]}/{fork[0]} fork, other outcomes"
+              f" {fresh[2]} vs {fork[2]}, on the same {len(tallies)} lists")
+    ps = {"p_reproduced": p_rep, "p_other": p_other}
+    if min(p_rep, p_other) < ALPHA / 2:
+        which = "reproductions" if p_rep < ALPHA / 2 else "other outcomes"
+        return False, (f"fresh (fork check failed: {counts}; the {which} differ, exact test p={min(p_rep, p_other):.2g}"
+                       f" < {ALPHA / 2:g}: the victim depends on what the fork server shares, such as the str"
+                       " hash seed)"), ps
+    return True, f"fork (checked: {counts}; exact test p={min(p_rep, p_other):.2g})", ps
+
+
+class AutoRunner:
+    """The hunt's runner when the mode is automatic: fresh until the check decides, then fork
+    if it agreed. Runs lists like a Runner (what loop.py needs of one)."""
+
+    def __init__(self, hunt: Hunt, fresh: Any, make_fork: Callable[[], Any], display: Any) -> None:
+        self.hunt = hunt
+        self.fresh = fresh
+        self.make_fork = make_fork
+        self.display = display
+        self.fork: Any = None
+        self.current = fresh
+        decision = read_fork_check(hunt)
+        self.pending = decision is None
+        if decision is not None and decision["mode"] == "fork":
+            self._switch()
+            display.info(f"runs in fork mode, as decided earlier: {decision['summary']}")
+
+    @property
+    def mode(self) -> str:
+        return str(self.current.mode)
+
+    def capacity(self) -> int | None:
+        return self.current.capacity()  # type: ignore[no-any-return]
+
+    def run_lists(self, *args: Any, **kwargs: Any) -> Any:
+        return self.current.run_lists(*args, **kwargs)
+
+    def __enter__(self) -> AutoRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fork is not None:
+            self.fork.close()
+            self.fork = None
+
+    def _switch(self) -> None:
+        if self.fork is None:
+            self.fork = self.make_fork()
+        self.current = self.fork
+
+    def check(self, ev: Evidence, jobs: int, deadline: float | None) -> bool:
+        """Run the check when it is due (the hunt's own phase, enough fresh evidence); True if
+        it ran, so the caller reads the evidence again."""
+        if not self.pending or ev.phase is not None or ev.prefix:
+            return False
+        if len(ev.observations) - ev.history[0] < CHECK_AFTER:
+            return False
+        self.pending = False
+        entries, _ = read_journal(self.hunt)
+        tallies = fresh_tallies(entries, ev.steps)
+        if not tallies:
+            return False
+        self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"
+                          " compare with their fresh runs")
+        try:
+            tallies = self._run(tallies, ev, len(entries), jobs, deadline)
+        except UserError as why:
+            return self._decide(False, f"fresh (fork check failed: {why})", tallies, {})
+        agree, summary, ps = judge(tallies)
+        return self._decide(agree, summary, tallies, ps)
+
+    def _run(self, tallies: list[Tally], ev: Evidence, start: int, jobs: int, deadline: float | None) -> list[Tally]:
+        """Each list FORK_RUNS times or more in fork mode, journaled as the check's runs."""
+        runs = [max(FORK_RUNS, FORK_FACTOR * t.fresh[0]) for t in tallies]
+        append_lines(self.hunt.path / "queries.jsonl", [
+            {"step": t.step, "runs": r, "reason": "fork check: the same list in the fork server", "from": start}
+            for t, r in zip(tallies, runs)])
+        if self.fork is None:
+            self.fork = self.make_fork()
+        counts = [[0, 0, 0] for _ in tallies]
+        victim = ev.steps[tallies[0].step][-1]
+
+        def record(index: int, outcome: Any) -> None:
+            append_journal(self.hunt, [Entry(
+                tallies[index].step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
+                outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
+                outcome.hung, None, FORK_CHECK_PHASE, "fork")])
+            c = counts[index]
+            c[0] += 1
+            c[1] += bool(outcome.reproduced)
+            c[2] += not outcome.reproduced and outcome.kind != "pass"
+            self.display.outcome(outcome)
+
+        outcomes = self.fork.run_lists([(ev.steps[t.step], r) for t, r in zip(tallies, runs)], victim,
+                                       jobs=jobs, on_outcome=record, deadline=deadline)
+        errors = [(i, o) for i, o in outcomes if o.kind == "error"]
+        if errors:
+            raise UserError(f"step {tallies[errors[0][0]].step} could not run in the fork server: {errors[0][1].message}")
+        return [replace(t, fork=(c[0], c[1], c[2])) for t, c in zip(tallies, counts)]
+
+    def _decide(self, agree: bool, summary: str, tallies: list[Tally], ps: dict[str, float]) -> bool:
+        """Store the decision (a resumed hunt reads it), say it once, switch if it agreed."""
+        data = {"mode": "fork" if agree else "fresh", "summary": summary, "alpha": ALPHA, **ps,
+                "lists": [{"step": t.step, "fresh": list(t.fresh), "fork": list(t.fork)} for t in tallies],
+                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+        write_atomic(self.hunt.path / FORK_CHECK, json.dumps(data, indent=2) + "\n")
+        self.display.info(f"mode: {summary}")
+        if agree:
+            self._switch()
+        elif self.fork is not None:
+            self.fork.close()
+            self.fork = None
+        return True
+
+
+def mode_text(hunt: Hunt) -> str:
+    """Which mode ran the hunt's runs and why, in one line (status, log, verdict)."""
+    decision = read_fork_check(hunt)
+    if decision is not None:
+        return str(decision["summary"])
+    search = hunt.settings.get("search", {})
+    mode = search.get("mode", "auto")
+    if mode == "fork":
+        return "fork (--fork-server)"
+    if mode == "fresh":
+        return "fresh (--no-fork-server)"
+    if search.get("strategy") == "manual":
+        return "fresh (--strategy manual runs fresh processes, as by hand)"
+    if hunt.settings.get("source", {}).get("kind") == "pytest":
+        return "fresh (the fork server runs stestr/testr projects only)"
+    return f"fresh (automatic: the fork check comes after {CHECK_AFTER} runs that are evidence)"
+
+
+def runs_by_mode(hunt: Hunt) -> dict[str, int]:
+    """Journaled runs per mode."""
+    counts = {"fresh": 0, "fork": 0}
+    for entry in read_journal(hunt)[0]:
+        counts["fork" if entry.mode == "fork" else "fresh"] += 1
+    return counts
