@@ -115,6 +115,10 @@ def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
     return True, f"fork (checked: {counts}; exact test p={min(p_rep, p_other):.2g})", ps
 
 
+def _fork_runs(tally: Tally) -> int:
+    return max(FORK_RUNS, FORK_FACTOR * tally.fresh[0])
+
+
 class AutoRunner:
     """The hunt's runner when the mode is automatic: fresh until the check decides, then fork
     if it agreed. Runs lists like a Runner (what loop.py needs of one)."""
@@ -155,9 +159,10 @@ class AutoRunner:
             self.fork = self.make_fork()
         self.current = self.fork
 
-    def check(self, ev: Evidence, jobs: int, deadline: float | None) -> bool:
+    def check(self, ev: Evidence, jobs: int, deadline: float | None, max_runs: int | None = None) -> bool:
         """Run the check when it is due (the hunt's own phase, enough fresh evidence); True if
-        it ran, so the caller reads the evidence again."""
+        it ran, so the caller reads the evidence again. It is put off (to a later session) when
+        its runs would not fit in --max-runs."""
         if not self.pending or ev.phase is not None or ev.prefix:
             return False
         if len(ev.observations) - ev.history[0] < CHECK_AFTER:
@@ -165,7 +170,7 @@ class AutoRunner:
         self.pending = False
         entries, _ = read_journal(self.hunt)
         tallies = fresh_tallies(entries, ev.steps)
-        if not tallies:
+        if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
             return False
         self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"
                           " compare with their fresh runs")
@@ -178,7 +183,7 @@ class AutoRunner:
 
     def _run(self, tallies: list[Tally], ev: Evidence, start: int, jobs: int, deadline: float | None) -> list[Tally]:
         """Each list FORK_RUNS times or more in fork mode, journaled as the check's runs."""
-        runs = [max(FORK_RUNS, FORK_FACTOR * t.fresh[0]) for t in tallies]
+        runs = [_fork_runs(t) for t in tallies]
         append_lines(self.hunt.path / "queries.jsonl", [
             {"step": t.step, "runs": r, "reason": "fork check: the same list in the fork server", "from": start}
             for t, r in zip(tallies, runs)])

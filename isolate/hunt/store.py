@@ -131,7 +131,7 @@ def make_hunt_dir(path: Path) -> None:
 def _set_aside(path: Path) -> None:
     """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
     old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
-                                                          "reproducer.txt") if (path / n).exists())]
+                                                          "reproducer.txt", FORK_CHECK) if (path / n).exists())]
     if not old:
         return
     aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
