@@ -1,6 +1,8 @@
 """The fork server where it is safe: a hunt given neither --fork-server nor --no-fork-server
 starts in fresh processes and, once the journal holds CHECK_AFTER fresh runs that are evidence,
-runs the lists those runs ran again in fork mode and compares the outcomes per list.
+at least one of them a reproduction of the recorded failure, runs the lists those runs ran (up to
+MAX_LISTS: those that reproduced it first, then those run most) again in fork mode and compares
+the outcomes per list.
 
 What the comparison checks, per list: how often the victim failed the recorded way
 (reproduced: same outcome kind and failure signature) and how often it did something else
@@ -36,7 +38,7 @@ from isolate.hunt.journal import Entry, append_journal, append_lines, read_journ
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check
 from isolate.files import write_atomic
 
-CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, before the check
+CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 MAX_LISTS = 4  # lists compared: the first ones the search asked for
 FORK_RUNS = 10  # fork runs per list: at least this, and 3 times the list's fresh runs
 FORK_FACTOR = 3
@@ -84,18 +86,18 @@ def _convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, fl
 
 
 def fresh_tallies(entries: Sequence[Entry], steps: dict[int, tuple[str, ...]]) -> list[Tally]:
-    """The first MAX_LISTS lists the hunt ran in fresh processes, with their outcomes."""
+    """The lists the hunt ran in fresh processes with their outcomes: up to MAX_LISTS, those
+    that reproduced the failure first, then those with the most runs (in step order)."""
     counts: dict[int, list[int]] = {}
     for e in entries:
         if e.phase is not None or e.mode is not None or e.step not in steps or e.outcome == "error":
-            continue
-        if e.step not in counts and len(counts) == MAX_LISTS:
             continue
         c = counts.setdefault(e.step, [0, 0, 0])
         c[0] += 1
         c[1] += e.reproduced
         c[2] += not e.reproduced and e.outcome != "pass"
-    return [Tally(step, (c[0], c[1], c[2])) for step, c in counts.items()]
+    chosen = sorted(counts, key=lambda step: (counts[step][1] > 0, counts[step][0], -step), reverse=True)[:MAX_LISTS]
+    return [Tally(step, (counts[step][0], counts[step][1], counts[step][2])) for step in sorted(chosen)]
 
 
 def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
@@ -165,8 +167,9 @@ class AutoRunner:
         its runs would not fit in --max-runs."""
         if not self.pending or ev.phase is not None or ev.prefix:
             return False
-        if len(ev.observations) - ev.history[0] < CHECK_AFTER:
-            return False
+        fresh = ev.observations[ev.history[0]:]
+        if len(fresh) < CHECK_AFTER or not any(o.failed for o in fresh):
+            return False  # "the same outcomes" needs the recorded failure among them
         self.pending = False
         entries, _ = read_journal(self.hunt)
         tallies = fresh_tallies(entries, ev.steps)
