@@ -40,8 +40,8 @@ from isolate.files import write_atomic
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 MAX_LISTS = 4  # lists compared: the first ones the search asked for
-FORK_RUNS = 10  # fork runs per list: at least this, and 3 times the list's fresh runs
-FORK_FACTOR = 3
+FORK_RUNS = 10  # fork runs per list: at least this, and as many as the list's fresh runs
+FORK_FACTOR = 1
 ALPHA = 0.001  # the check fails when either count differs at p < ALPHA / 2
 
 

@@ -125,7 +125,7 @@ def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(
 
 def test_a_victim_that_depends_on_the_hash_seed_keeps_the_hunt_fresh(tmp_path: Path) -> None:
     suite = hash_suite(tmp_path)
-    proc = isolate(suite, "bisect", HASH_VICTIM)
+    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2")  # forks reading the stale cache at once: 2
     assert proc.returncode == 3, proc.stderr  # fails-alone, found in fresh processes
     verdict = json.loads(isolate(suite, "bisect", HASH_VICTIM, "--json").stdout)
     assert verdict["verdict"] == "fails-alone"
