@@ -142,6 +142,9 @@ def main() -> int:
         ratios = [float(d["seconds"]) / m for d, m in zip(runs, manual) if m > 0]
         print(f"| {name} | {right}/{len(runs)} | {statistics.median(d['runs'] for d in runs):.0f} |"
               f" {statistics.median(float(d['seconds']) for d in runs):.1f} | {statistics.median(ratios):.2f}x |")
+    for name, runs in results.items():
+        ratios = [float(d["seconds"]) / m for d, m in zip(runs, manual) if m > 0]
+        print(f"{name}: seconds / manual's per trial: {', '.join(f'{r:.2f}' for r in ratios)}")
     return 0
 
 

@@ -40,8 +40,7 @@ from isolate.files import write_atomic
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 MAX_LISTS = 4  # lists compared: the first ones the search asked for
-FORK_RUNS = 10  # fork runs per list: at least this, and as many as the list's fresh runs
-FORK_FACTOR = 1
+FORK_RUNS = (10, 20)  # fork runs per list: as many as the list's fresh runs, within these bounds
 ALPHA = 0.001  # the check fails when either count differs at p < ALPHA / 2
 
 
@@ -118,7 +117,7 @@ def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
 
 
 def _fork_runs(tally: Tally) -> int:
-    return max(FORK_RUNS, FORK_FACTOR * tally.fresh[0])
+    return min(max(FORK_RUNS[0], tally.fresh[0]), FORK_RUNS[1])
 
 
 class AutoRunner:
@@ -185,7 +184,7 @@ class AutoRunner:
         return self._decide(agree, summary, tallies, ps)
 
     def _run(self, tallies: list[Tally], ev: Evidence, start: int, jobs: int, deadline: float | None) -> list[Tally]:
-        """Each list FORK_RUNS times or more in fork mode, journaled as the check's runs."""
+        """Each list as often as it ran fresh, within FORK_RUNS, in fork mode, journaled as the check's runs."""
         runs = [_fork_runs(t) for t in tallies]
         append_lines(self.hunt.path / "queries.jsonl", [
             {"step": t.step, "runs": r, "reason": "fork check: the same list in the fork server", "from": start}

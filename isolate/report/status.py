@@ -14,7 +14,7 @@ from isolate.hunt.evidence import evidence, findings, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
-from isolate.hunt.store import Hunt, read_queries, read_steps
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.model import Settings
@@ -157,6 +157,11 @@ def log_lines(hunt: Hunt) -> list[str]:
     lines.extend(f"warning: {w}" for w in warnings)
     for g in groups:
         note = f" ({', '.join(g.other)} too)" if g.other else ""
+        if entries[g.begin].phase == FORK_CHECK_PHASE:  # one line for the check's interleaved lists
+            steps = ", ".join(str(n) for n in sorted({e.step for e in entries[g.begin:g.end]}))
+            lines.append(f"{g.at[:19]:19}  fork check: steps {steps} again in the fork server, {g.runs} runs,"
+                         f" {g.fails} reproduced{note}")
+            continue
         lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     said = findings(evidence(hunt).observations) if entries else ()
@@ -170,4 +175,9 @@ def log_lines(hunt: Hunt) -> list[str]:
 
 
 def _step_changes(entries: list[Entry]) -> set[int]:
-    return {i for i in range(1, len(entries)) if entries[i].step != entries[i - 1].step}
+    """Where a new group begins: the step changes (not within the fork check's runs) or the check begins or ends."""
+    def check(i: int) -> bool:
+        return entries[i].phase == FORK_CHECK_PHASE
+
+    return {i for i in range(1, len(entries))
+            if check(i) != check(i - 1) or (not check(i) and entries[i].step != entries[i - 1].step)}
