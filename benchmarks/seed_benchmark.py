@@ -20,8 +20,9 @@ from a fresh `isolate extract --force` and hunts to a verdict:
 The victim draws from `random.Random(f"{trial}:{n}")`, n counting its runs in the trial (a
 counter file under a lock), so a trial's failures are the same sequence for every configuration
 when runs are serial (with --jobs 2 the order of two concurrent runs may swap). Printed: one row
-per configuration and trial (verdict, runs, seconds of hunt wall time from the verdict's JSON,
-runs per mode, the mode line), then medians and the ratio isolate / manual of seconds.
+per configuration and trial (verdict, runs, seconds of hunt wall time from the verdict's JSON, the
+command's own wall time, the span of its fresh runs from the journal, runs per mode, the mode
+line), then medians and the ratio isolate / manual of seconds, per trial too.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +109,20 @@ def hunt(suite: Path, env: dict[str, str], flags: list[str], jobs: int) -> dict[
     proc = run([str(BIN / "isolate"), "bisect", VICTIM, "--json", "--jobs", str(jobs), *flags], suite, env)
     data: dict[str, Any] = json.loads(proc.stdout)
     data["wall"] = time.monotonic() - start  # the command's own wall time, start-up included
+    data["fresh_span"] = fresh_span(Path(data["hunt"]) / "journal.jsonl")
     return data
+
+
+def fresh_span(journal: Path) -> float:
+    """Seconds from the first run's start to the last fresh run's end (for the automatic mode:
+    the fresh runs before and while the fork check ran)."""
+    spans = []
+    for line in journal.read_text().splitlines():
+        entry = json.loads(line)
+        end = datetime.fromisoformat(entry["at"]).timestamp()
+        spans.append((end - entry["seconds"], end, entry.get("mode")))
+    fresh = [end for _, end, mode in spans if mode is None]
+    return max(fresh) - min(start for start, _, _ in spans) if fresh else 0.0
 
 
 def main() -> int:
@@ -129,7 +144,7 @@ def main() -> int:
                 results[name].append(data)
                 modes = data.get("runs_by_mode", {})
                 print(f"trial {trial} {name:26} {data['verdict']:14} {data['runs']:>5} runs {data['seconds']:>7.1f} s"
-                      f" (command {data['wall']:.1f} s)  fresh/fork runs {modes.get('fresh', '?')}/{modes.get('fork', '?')}"
+                      f" (command {data['wall']:.1f} s, fresh runs span {data['fresh_span']:.1f} s)  fresh/fork runs {modes.get('fresh', '?')}/{modes.get('fork', '?')}"
                       f"  mode: {data.get('mode', '?')}", flush=True)
     print()
     print(f"seed: {args.predecessors} predecessors, victim fails alone at {args.rate}, no polluter;"

@@ -230,14 +230,15 @@ class AutoRunner:
 def mode_text(hunt: Hunt) -> str:
     """Which mode ran the hunt's runs and why, in one line (status, log, verdict)."""
     decision = read_fork_check(hunt)
-    if decision is not None:
-        return str(decision["summary"])
     search = hunt.settings.get("search", {})
     mode = search.get("mode", "auto")
+    before = "" if decision is None else f"; before it: {decision['summary']}"
     if mode == "fork":
-        return "fork (--fork-server)"
+        return f"fork (--fork-server{before})"
     if mode == "fresh":
-        return "fresh (--no-fork-server)"
+        return f"fresh (--no-fork-server{before})"
+    if decision is not None:
+        return str(decision["summary"])
     if search.get("strategy") == "manual":
         return "fresh (--strategy manual runs fresh processes, as by hand)"
     if hunt.settings.get("source", {}).get("kind") == "pytest":
