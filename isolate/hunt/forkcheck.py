@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -84,12 +84,16 @@ def _convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, fl
     return out
 
 
-def fresh_tallies(entries: Sequence[Entry], steps: dict[int, tuple[str, ...]]) -> list[Tally]:
+def fresh_tallies(entries: Sequence[Entry], steps: dict[int, tuple[str, ...]],
+                  hung: Collection[str] = ()) -> list[Tally]:
     """The lists the hunt ran in fresh processes with their outcomes: up to MAX_LISTS, those
-    that reproduced the failure first, then those with the most runs (in step order)."""
+    that reproduced the failure first, then those with the most runs (in step order). A list
+    holding a test that ever hung (`hung`) is left out: in the forks it would mostly time out."""
     counts: dict[int, list[int]] = {}
     for e in entries:
         if e.phase is not None or e.mode is not None or e.step not in steps or e.outcome == "error":
+            continue
+        if any(test in hung for test in steps[e.step]):
             continue
         c = counts.setdefault(e.step, [0, 0, 0])
         c[0] += 1
@@ -171,7 +175,7 @@ class AutoRunner:
             return False  # "the same outcomes" needs the recorded failure among them
         self.pending = False
         entries, _ = read_journal(self.hunt)
-        tallies = fresh_tallies(entries, ev.steps)
+        tallies = fresh_tallies(entries, ev.steps, {test for test, n in ev.hangs.items() if n})
         if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
             return False
         self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"

@@ -176,6 +176,8 @@ def test_judge_and_tallies() -> None:
                Entry(2, "fail", True, 0.1, phase="cleaners:x"), Entry(3, "fail", True, 0.1, mode="fork")]
     assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",), 2: ("v",), 3: ("v",)}) == [
         Tally(0, (2, 1, 0)), Tally(1, (1, 0, 1))]
+    # a list holding a test that hung is not run again in the forks (it would time out there too)
+    assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",)}, {"a"}) == [Tally(1, (1, 0, 1))]
     agree, summary, _ = judge([Tally(0, (4, 2, 0), (12, 5, 0))])
     assert agree and summary.startswith("fork (checked: reproduced 2/4 fresh vs 5/12 fork")
     agree, summary, ps = judge([Tally(0, (4, 4, 0), (12, 0, 0)), Tally(1, (2, 2, 0), (10, 1, 0))])
