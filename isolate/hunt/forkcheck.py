@@ -181,40 +181,38 @@ class AutoRunner:
         self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"
                           " compare with their fresh runs")
         try:
-            tallies = self._run(tallies, ev, len(entries), jobs, deadline)
+            tallies = [self._run(t, ev, jobs, deadline) for t in tallies]
         except UserError as why:
             return self._decide(False, f"fresh (fork check failed: {why})", tallies, {})
         agree, summary, ps = judge(tallies)
         return self._decide(agree, summary, tallies, ps)
 
-    def _run(self, tallies: list[Tally], ev: Evidence, start: int, jobs: int, deadline: float | None) -> list[Tally]:
-        """Each list as often as it ran fresh, within FORK_RUNS, in fork mode, journaled as the check's runs."""
-        runs = [_fork_runs(t) for t in tallies]
+    def _run(self, tally: Tally, ev: Evidence, jobs: int, deadline: float | None) -> Tally:
+        """The list as often as it ran fresh, within FORK_RUNS, in the fork server, journaled as
+        the check's runs (one query of one list, like the search's)."""
+        start = len(read_journal(self.hunt)[0])
+        runs = _fork_runs(tally)
         append_lines(self.hunt.path / "queries.jsonl", [
-            {"step": t.step, "runs": r, "reason": "fork check: the same list in the fork server", "from": start}
-            for t, r in zip(tallies, runs)])
+            {"step": tally.step, "runs": runs, "reason": "fork check: the same list in the fork server", "from": start}])
         if self.fork is None:
             self.fork = self.make_fork()
-        counts = [[0, 0, 0] for _ in tallies]
-        victim = ev.steps[tallies[0].step][-1]
+        ids = ev.steps[tally.step]
+        counts = [0, 0, 0]
 
-        def record(index: int, outcome: Any) -> None:
+        def record(outcome: Any) -> None:
             append_journal(self.hunt, [Entry(
-                tallies[index].step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
+                tally.step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                 outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
                 outcome.hung, None, FORK_CHECK_PHASE, "fork")])
-            c = counts[index]
-            c[0] += 1
-            c[1] += bool(outcome.reproduced)
-            c[2] += not outcome.reproduced and outcome.kind != "pass"
-            self.display.outcome(outcome)
+            counts[0] += 1
+            counts[1] += bool(outcome.reproduced)
+            counts[2] += not outcome.reproduced and outcome.kind != "pass"
 
-        outcomes = self.fork.run_lists([(ev.steps[t.step], r) for t, r in zip(tallies, runs)], victim,
-                                       jobs=jobs, on_outcome=record, deadline=deadline)
-        errors = [(i, o) for i, o in outcomes if o.kind == "error"]
+        outcomes = self.fork.run(ids, ids[-1], times=runs, jobs=jobs, on_outcome=record, deadline=deadline)
+        errors = [o for o in outcomes if o.kind == "error"]
         if errors:
-            raise UserError(f"step {tallies[errors[0][0]].step} could not run in the fork server: {errors[0][1].message}")
-        return [replace(t, fork=(c[0], c[1], c[2])) for t, c in zip(tallies, counts)]
+            raise UserError(f"step {tally.step} could not run in the fork server: {errors[0].message}")
+        return replace(tally, fork=(counts[0], counts[1], counts[2]))
 
     def _decide(self, agree: bool, summary: str, tallies: list[Tally], ps: dict[str, float]) -> bool:
         """Store the decision (a resumed hunt reads it), say it once, switch if it agreed."""

@@ -148,8 +148,10 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
     if not isinstance(signature, (str, type(None))) or not isinstance(at, str):
         return None, "signature or at is not text"
     hung, executor, phase, mode = item.get("hung"), item.get("executor"), item.get("phase"), item.get("mode")
-    if not all(isinstance(v, (str, type(None))) for v in (hung, executor, phase, mode)):
-        return None, "hung, executor, phase or mode is not text"
+    if not all(isinstance(v, (str, type(None))) for v in (hung, executor, phase)):
+        return None, "hung, executor or phase is not text"
+    if not isinstance(mode, (str, type(None))):
+        return None, f"mode {mode!r} is not text"
     return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase, mode), ""
 
 
