@@ -15,8 +15,10 @@ server that does not start, fails the check outright.
 What it can and cannot see: a victim whose outcome depends on what the fork server shares
 (the str hash seed, the interpreter's start-up) typically behaves the same in every fork child,
 so it fails always or never there; against a few fresh runs that failed and passed otherwise,
-that shows (e.g. 4 fresh failures against 0 of 12 fork runs: p ~ 1e-4). A small change of a
-rare failure's rate (1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
+that shows: with FORK_RUNS forks per list, any CHECK_AFTER fresh runs that all failed against
+forks that all passed (or the reverse) give p < ALPHA / 2, however they fall on the lists (one
+list: 4 of 4 against 0 of 20, p = 1/C(24, 4) = 9.4e-05). A small change of a rare failure's rate
+(1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
 
 The decision is stored in `fork-check.json`, so a resumed hunt does not check again; the
 check's runs are journaled with phase "fork-check" and mode "fork", and count as evidence once
@@ -33,15 +35,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from isolate.errors import UserError
+from isolate.files import write_atomic
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check
-from isolate.files import write_atomic
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
-MAX_LISTS = 4  # lists compared: the first ones the search asked for
-FORK_RUNS = (10, 20)  # fork runs per list: as many as the list's fresh runs, within these bounds
-ALPHA = 0.001  # the check fails when either count differs at p < ALPHA / 2
+MAX_LISTS = 4  # lists compared: those that reproduced first, then those run most
+FORK_RUNS = 20  # fork runs per list
+ALPHA = 0.002  # the check fails when either count differs at p < ALPHA / 2
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
 
 
 def _fork_runs(tally: Tally) -> int:
-    return min(max(FORK_RUNS[0], tally.fresh[0]), FORK_RUNS[1])
+    return FORK_RUNS
 
 
 class AutoRunner:
@@ -188,8 +190,8 @@ class AutoRunner:
         return self._decide(agree, summary, tallies, ps)
 
     def _run(self, tally: Tally, ev: Evidence, jobs: int, deadline: float | None) -> Tally:
-        """The list as often as it ran fresh, within FORK_RUNS, in the fork server, journaled as
-        the check's runs (one query of one list, like the search's)."""
+        """The list FORK_RUNS times in the fork server, journaled as the check's runs (one query of
+        one list, like the search's)."""
         start = len(read_journal(self.hunt)[0])
         runs = _fork_runs(tally)
         append_lines(self.hunt.path / "queries.jsonl", [

@@ -95,7 +95,7 @@ def journal(suite: Path, victim: str) -> list[Entry]:
 def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(tmp_path: Path) -> None:
     name, victim, culprits = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    first = isolate(suite, "bisect", victim, "--max-runs", "50")  # stops mid-hunt, after the check
+    first = isolate(suite, "bisect", victim, "--max-runs", "90")  # stops mid-hunt, after the check
     assert first.returncode == 5, first.stderr  # undecided within the budget
     said = [line for line in first.stderr.splitlines() if "mode: fork (checked:" in line]
     assert len(said) == 1, first.stderr  # the progress says it once
@@ -182,8 +182,11 @@ def test_judge_and_tallies() -> None:
     assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",)}, {"a"}) == [Tally(1, (1, 0, 1))]
     agree, summary, _ = judge([Tally(0, (4, 2, 0), (12, 5, 0))])
     assert agree and summary.startswith("fork (checked: reproduced 2/4 fresh vs 5/12 fork")
+    # any 4 fresh runs all failing against 20 forks per list all passing is a mismatch, however spread
+    for spread in ([4], [3, 1], [2, 2], [2, 1, 1], [1, 1, 1, 1]):
+        assert not judge([Tally(i, (n, n, 0), (20, 0, 0)) for i, n in enumerate(spread)])[0], spread
     agree, summary, ps = judge([Tally(0, (4, 4, 0), (12, 0, 0)), Tally(1, (2, 2, 0), (10, 1, 0))])
-    assert not agree and ps["p_reproduced"] < 0.0005 and "reproductions differ" in summary
+    assert not agree and ps["p_reproduced"] < 0.001 and "reproductions differ" in summary
 
 
 def test_old_journal_entries_are_fresh() -> None:
