@@ -190,7 +190,10 @@ class Duration(click.ParamType):
               help="After each cause, rule out further causes down to this fraction of its rate (default 1; 0: stop at the first).")
 @click.option("--cleaners/--no-cleaners", default=None,
               help="After a polluter verdict, find the tests that, run between it and the victim, make it pass (hints; kept for resumes).")
-@click.option("--fork-server", is_flag=True, default=None, help="Start Python once, fork per repetition (faster; children share the str hash seed).")
+@click.option("--fork-server/--no-fork-server", default=None,
+              help="Fork per repetition from one started Python (faster; children share the str hash seed), or"
+                   " always start a fresh process. Default: fresh, then fork once a check on the hunt's own"
+                   " lists shows the same outcomes (stestr/testr; kept for resumes).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every run (pytest projects; repeatable; kept for resumes).")

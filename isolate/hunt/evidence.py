@@ -15,7 +15,7 @@ from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import read_history
 from isolate.hunt.journal import Position, journal_since
-from isolate.hunt.store import Hunt, read_steps
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.search.model import Observation, Problem, carry_over, without
@@ -82,11 +82,14 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     hangs = dict(previous.hangs)
     other = dict(previous.other_failures)
     spans = list(previous.spans)
+    checked = entries and (read_fork_check(hunt) or {}).get("mode") == "fork"
     for entry in entries:
         end = _epoch(entry.at)
         if end is not None:
             spans.append((end - entry.seconds, end))
-        if entry.phase != previous.phase:  # another phase's runs: wall time only
+        # the fork check's runs (of the hunt's own lists) are evidence once the check agreed
+        phase = None if entry.phase == FORK_CHECK_PHASE and checked else entry.phase
+        if phase != previous.phase:  # another phase's runs: wall time only
             continue
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1

@@ -31,6 +31,7 @@ class Entry:
     hung: str | None = None  # a timeout: the test that was running when the run was killed
     executor: str | None = None  # a Dask worker's address; None: this machine ("local")
     phase: str | None = None  # a later phase's lists ("cleaners:<polluter>"); None: the hunt's own
+    mode: str | None = None  # "fork": run by the fork server; None: a fresh process (older entries too)
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
@@ -146,10 +147,12 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
         return None, f"seconds {seconds!r} is not a finite number >= 0"
     if not isinstance(signature, (str, type(None))) or not isinstance(at, str):
         return None, "signature or at is not text"
-    hung, executor, phase = item.get("hung"), item.get("executor"), item.get("phase")
+    hung, executor, phase, mode = item.get("hung"), item.get("executor"), item.get("phase"), item.get("mode")
     if not all(isinstance(v, (str, type(None))) for v in (hung, executor, phase)):
         return None, "hung, executor or phase is not text"
-    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase), ""
+    if not isinstance(mode, (str, type(None))):
+        return None, f"mode {mode!r} is not text"
+    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase, mode), ""
 
 
 def split_journal(hunt: Hunt, keep: int) -> tuple[bytes, bytes]:

@@ -13,11 +13,13 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
+from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, findings, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
@@ -75,13 +77,23 @@ def hunt_loop(
             hunt = settings_for(hunt, options)
             merged = hunt.settings["search"]
             _gather_history(hunt, merged, display)
-            with make_runner(hunt) as runner:
+            with make_runner(hunt) as fresh, _automatic(hunt, merged, fresh, make_runner, display) as runner:
                 jobs = int(merged["jobs"] or runner.capacity() or os.cpu_count() or 1)
                 return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         raise Interrupted(len(read_journal(hunt)[0]) - before) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _automatic(hunt: Hunt, merged: dict[str, Any], runner: Any, make_runner: Callable[[Hunt], Any],
+               display: Any) -> Any:
+    """Neither --fork-server nor --no-fork-server: fresh runs until the fork check decides
+    (isolate.hunt.forkcheck); never for pytest projects or on a Dask cluster."""
+    if not automatic(merged) or runner.project.kind == "pytest" or runner.scheduler:
+        return nullcontext(runner)
+    forked = replace(hunt, settings={**hunt.settings, "search": {**merged, "mode": "fork"}})
+    return AutoRunner(hunt, runner, lambda: make_runner(forked), display)
 
 
 def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
@@ -110,7 +122,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     problem, observations, ev, said, answer = _search(hunt, display, runner, merged, jobs, settings, ev, told)
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-    answer = replace(answer, evidence=answer.evidence + history + said)
+    answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",))
     if answer.kind == "fails-alone" and settings.strategy == "isolate" and answer.q >= BRITTLE_FROM:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
         shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
@@ -158,6 +170,8 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if settings.strategy == "manual" and merged["step_budget"]:
             full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
+        if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
+            continue  # the check's runs may be evidence now
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             return problem, observations, ev, said, answer
@@ -234,7 +248,8 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     def record(index: int, outcome: Any) -> None:
         entry = Entry(lists[index][0], outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                       outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                      outcome.hung, None if outcome.executor == "local" else outcome.executor, ev.phase)
+                      outcome.hung, None if outcome.executor == "local" else outcome.executor, ev.phase,
+                      "fork" if runner.mode == "fork" else None)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:
@@ -266,7 +281,7 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
         timeout = max(60.0, 10 * (sum(durations(hunt, hunt.order())) + STARTUP_GUESS))
     return Runner(
         project,
-        mode=merged["mode"],
+        mode="fork" if merged["mode"] == "fork" else "fresh",  # "auto": fresh until loop.py's check
         timeout=float(timeout),
         expected_signature=signature_from_traceback(failure),
         any_failure=bool(merged["any_failure"]),

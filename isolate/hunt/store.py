@@ -8,6 +8,7 @@
 - `journal.jsonl` one line per finished repetition, appended and fsynced (journal.py)
 - `lock`        who is running the hunt now (lock.py)
 - `history.jsonl` earlier runs of the victim used as evidence (history.py)
+- `fork-check.json` whether the hunt switched to the fork server, and why (forkcheck.py)
 - `verdict.json`, `reproducer.txt` the verdict (verdict.py); `passing.txt` for a brittle one
 - `replaced-<time>/` what an earlier hunt ran, set aside by `extract --force`
 
@@ -130,7 +131,7 @@ def make_hunt_dir(path: Path) -> None:
 def _set_aside(path: Path) -> None:
     """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
     old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
-                                                          "reproducer.txt") if (path / n).exists())]
+                                                          "reproducer.txt", FORK_CHECK) if (path / n).exists())]
     if not old:
         return
     aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
@@ -308,6 +309,22 @@ def hunts_for(root: Path | None, test: str | None) -> list[Hunt]:
     if hunt is None:
         raise UserError(f"no hunt for {test!r}; list them with 'isolate status'")
     return [hunt]
+
+
+FORK_CHECK = "fork-check.json"  # the automatic fork-mode decision (isolate.hunt.forkcheck)
+FORK_CHECK_PHASE = "fork-check"  # the journal phase of the check's fork runs
+
+
+def read_fork_check(hunt: Hunt) -> dict[str, Any] | None:
+    """The stored decision of the fork check: {"mode": "fork"|"fresh", "summary": text, ...};
+    None before the check (or when the file cannot be read as such: the check runs again)."""
+    try:
+        data = json.loads((hunt.path / FORK_CHECK).read_text(encoding="utf8"), parse_constant=reject_non_finite)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("mode") not in ("fork", "fresh") or not isinstance(data.get("summary"), str):
+        return None
+    return data
 
 
 def read_queries(hunt: Hunt, warnings: list[str] | None = None) -> list[dict[str, Any]]:

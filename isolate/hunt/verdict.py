@@ -14,6 +14,7 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.files import list_text, read_text, reject_non_finite, write_atomic
 from isolate.hunt.evidence import Evidence
+from isolate.hunt.forkcheck import mode_text, runs_by_mode
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
 from isolate.search.model import Problem, Verdict
@@ -83,6 +84,8 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, f
     data["history_runs"] = ev.history[0]
     data["findings"] = list(findings)
     data["ignored_outcomes"] = ev.ignored
+    data["mode"] = mode_text(hunt)  # "fork (checked: ...)", "fresh (fork check failed: ...)", ...
+    data["runs_by_mode"] = runs_by_mode(hunt)
     if cleaners is not None:
         data["cleaners"] = cleaners
     write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")

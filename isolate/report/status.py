@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from isolate.errors import UserError
 from isolate.hunt.evidence import evidence, findings, notes, without_hangs
+from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
-from isolate.hunt.store import Hunt, read_queries, read_steps
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.model import Settings
@@ -33,6 +34,7 @@ class Status:
     left: str
     notes: tuple[str, ...] = ()  # tests left out for hanging, failures of another kind
     findings: tuple[str, ...] = ()  # what is already proven (the victim fails on its own)
+    mode: str = ""  # which mode runs the hunt (fresh, fork) and why
 
 
 def status(hunt: Hunt) -> Status:
@@ -71,7 +73,8 @@ def status(hunt: Hunt) -> Status:
                                                           len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
-    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, findings(observations))
+    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, findings(observations),
+                  mode_text(hunt))
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
@@ -104,6 +107,8 @@ def format_status(items: list[Status]) -> str:
                    f" {duration(s.seconds)} of wall time")
         out.extend(f"  finding: {finding}" for finding in s.findings)
         out.append(f"  leading: {s.leader}")
+        if s.mode:
+            out.append(f"  mode: {s.mode}")
         out.extend(f"  note: {note}" for note in s.notes)
         out.append(f"  time left: {s.left}")
         out.append(f"  {s.hunt.path}")
@@ -156,9 +161,15 @@ def log_lines(hunt: Hunt) -> list[str]:
     lines.extend(f"warning: {w}" for w in warnings)
     for g in groups:
         note = f" ({', '.join(g.other)} too)" if g.other else ""
+        if entries[g.begin].phase == FORK_CHECK_PHASE:  # one line for the check's interleaved lists
+            steps = ", ".join(str(n) for n in sorted({e.step for e in entries[g.begin:g.end]}))
+            lines.append(f"{g.at[:19]:19}  fork check: steps {steps} again in the fork server, {g.runs} runs,"
+                         f" {g.fails} reproduced{note}")
+            continue
         lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     said = findings(evidence(hunt).observations) if entries else ()
+    lines.append(f"mode: {mode_text(hunt)}")
     lines.extend(f"finding: {f}" for f in said)
     verdict = read_verdict(hunt)
     if verdict:
@@ -168,4 +179,9 @@ def log_lines(hunt: Hunt) -> list[str]:
 
 
 def _step_changes(entries: list[Entry]) -> set[int]:
-    return {i for i in range(1, len(entries)) if entries[i].step != entries[i - 1].step}
+    """Where a new group begins: the step changes (not within the fork check's runs) or the check begins or ends."""
+    def check(i: int) -> bool:
+        return entries[i].phase == FORK_CHECK_PHASE
+
+    return {i for i in range(1, len(entries))
+            if check(i) != check(i - 1) or (not check(i) and entries[i].step != entries[i - 1].step)}

@@ -130,7 +130,9 @@ def test_a_setter_phase_without_a_setter_counts_its_runs(tmp_path: Path) -> None
 
 def test_progress_says_the_finding_once_and_passes_alone_in_the_setter_phase(tmp_path: Path) -> None:
     suite = recorded(tmp_path)
-    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
+    # fresh processes throughout: the fork check's runs of the victim alone would be evidence too,
+    # and the leaders the progress shows depend on the evidence (the verdict does not: 6 either way)
+    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "400", "--no-fork-server")
     assert proc.returncode == 6, proc.stderr
     assert proc.stderr.count("finding: fails on its own") == 1, proc.stderr
     polluter, setter = proc.stderr.split("looking for a state-setter")

@@ -1,0 +1,258 @@
+"""The fork server where it is safe: a hunt given neither --fork-server nor --no-fork-server
+starts in fresh processes and, once the journal holds CHECK_AFTER fresh runs that are evidence,
+at least one of them a reproduction of the recorded failure, runs the lists those runs ran (up to
+MAX_LISTS: those that reproduced it first, then those run most) again in fork mode and compares
+the outcomes per list.
+
+What the comparison checks, per list: how often the victim failed the recorded way
+(reproduced: same outcome kind and failure signature) and how often it did something else
+(failed another way, crashed, timed out). Under "fork and fresh behave alike" the fork runs'
+count of each, summed over the lists, follows the convolution of one hypergeometric law per list
+(conditional on the list's total: Fisher's exact test, stratified by list). Each of the two
+counts is tested two-sided at ALPHA / 2. A list that cannot run in fork mode at all, or a fork
+server that does not start, fails the check outright.
+
+What it can and cannot see: a victim whose outcome depends on what the fork server shares
+(the str hash seed, the interpreter's start-up) typically behaves the same in every fork child,
+so it fails always or never there; against a few fresh runs that failed and passed otherwise,
+that shows: with FORK_RUNS forks per list, any CHECK_AFTER fresh runs that all failed against
+forks that all passed (or the reverse) give p < ALPHA / 2, however they fall on the lists (one
+list: 4 of 4 against 0 of 20, p = 1/C(24, 4) = 9.4e-05). A small change of a rare failure's rate
+(1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
+
+The decision is stored in `fork-check.json`, so a resumed hunt does not check again; the
+check's runs are journaled with phase "fork-check" and mode "fork", and count as evidence once
+the check agreed (isolate.hunt.evidence). Every journal entry says which mode ran it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from isolate.errors import UserError
+from isolate.files import write_atomic
+from isolate.hunt.evidence import Evidence
+from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
+from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check
+
+CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
+MAX_LISTS = 4  # lists compared: those that reproduced first, then those run most
+FORK_RUNS = 20  # fork runs per list
+ALPHA = 0.002  # the check fails when either count differs at p < ALPHA / 2
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One list's outcomes in both modes: runs, reproductions, other outcomes (not a pass)."""
+
+    step: int
+    fresh: tuple[int, int, int]
+    fork: tuple[int, int, int] = (0, 0, 0)
+
+
+def automatic(merged: dict[str, Any]) -> bool:
+    """Whether the hunt's mode is left to the check: no --fork-server/--no-fork-server given, and
+    not the hand recipe (it runs fresh processes, as by hand)."""
+    return merged.get("mode", "auto") == "auto" and merged.get("strategy") != "manual"
+
+
+def stratified_p(tables: Sequence[tuple[int, int, int, int]]) -> float:
+    """Two-sided exact p-value that fork and fresh share each list's rate of an event. A table
+    is (fresh events, fresh runs, fork events, fork runs); given a list's total events, its fork
+    events are hypergeometric; their sum's law is the convolution; p adds the probabilities of
+    the sums no more likely than the one observed."""
+    law = {0: 1.0}
+    observed = 0
+    for a, n, b, m in tables:
+        k = a + b
+        total = math.comb(n + m, m)
+        pmf = {x: math.comb(k, x) * math.comb(n + m - k, m - x) / total for x in range(max(0, k - n), min(k, m) + 1)}
+        law = _convolve(law, pmf)
+        observed += b
+    cut = law.get(observed, 0.0) * (1 + 1e-9)
+    return min(1.0, sum(p for p in law.values() if p <= cut))
+
+
+def _convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for x, p in first.items():
+        for y, q in second.items():
+            out[x + y] = out.get(x + y, 0.0) + p * q
+    return out
+
+
+def fresh_tallies(entries: Sequence[Entry], steps: dict[int, tuple[str, ...]],
+                  hung: Collection[str] = ()) -> list[Tally]:
+    """The lists the hunt ran in fresh processes with their outcomes: up to MAX_LISTS, those
+    that reproduced the failure first, then those with the most runs (in step order). A list
+    holding a test that ever hung (`hung`) is left out: in the forks it would mostly time out."""
+    counts: dict[int, list[int]] = {}
+    for e in entries:
+        if e.phase is not None or e.mode is not None or e.step not in steps or e.outcome == "error":
+            continue
+        if any(test in hung for test in steps[e.step]):
+            continue
+        c = counts.setdefault(e.step, [0, 0, 0])
+        c[0] += 1
+        c[1] += e.reproduced
+        c[2] += not e.reproduced and e.outcome != "pass"
+    chosen = sorted(counts, key=lambda step: (counts[step][1] > 0, counts[step][0], -step), reverse=True)[:MAX_LISTS]
+    return [Tally(step, (counts[step][0], counts[step][1], counts[step][2])) for step in sorted(chosen)]
+
+
+def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
+    """Agree or not, the summary said to the user, and the p-values."""
+    p_rep = stratified_p([(t.fresh[1], t.fresh[0], t.fork[1], t.fork[0]) for t in tallies])
+    p_other = stratified_p([(t.fresh[2], t.fresh[0], t.fork[2], t.fork[0]) for t in tallies])
+    fresh = [sum(t.fresh[i] for t in tallies) for i in range(3)]
+    fork = [sum(t.fork[i] for t in tallies) for i in range(3)]
+    counts = (f"reproduced {fresh[1]}/{fresh[0]} fresh vs {fork[1]}/{fork[0]} fork, other outcomes"
+              f" {fresh[2]} vs {fork[2]}, on the same {len(tallies)} lists")
+    ps = {"p_reproduced": p_rep, "p_other": p_other}
+    if min(p_rep, p_other) < ALPHA / 2:
+        which = "reproductions" if p_rep < ALPHA / 2 else "other outcomes"
+        return False, (f"fresh (fork check failed: {counts}; the {which} differ, exact test p={min(p_rep, p_other):.2g}"
+                       f" < {ALPHA / 2:g}: the victim depends on what the fork server shares, such as the str"
+                       " hash seed)"), ps
+    return True, f"fork (checked: {counts}; exact test p={min(p_rep, p_other):.2g})", ps
+
+
+def _fork_runs(tally: Tally) -> int:
+    return FORK_RUNS
+
+
+class AutoRunner:
+    """The hunt's runner when the mode is automatic: fresh until the check decides, then fork
+    if it agreed. Runs lists like a Runner (what loop.py needs of one)."""
+
+    def __init__(self, hunt: Hunt, fresh: Any, make_fork: Callable[[], Any], display: Any) -> None:
+        self.hunt = hunt
+        self.fresh = fresh
+        self.make_fork = make_fork
+        self.display = display
+        self.fork: Any = None
+        self.current = fresh
+        decision = read_fork_check(hunt)
+        self.pending = decision is None
+        if decision is not None and decision["mode"] == "fork":
+            self._switch()
+            display.info(f"runs in fork mode, as decided earlier: {decision['summary']}")
+
+    @property
+    def mode(self) -> str:
+        return str(self.current.mode)
+
+    def capacity(self) -> int | None:
+        return self.current.capacity()  # type: ignore[no-any-return]
+
+    def run_lists(self, *args: Any, **kwargs: Any) -> Any:
+        return self.current.run_lists(*args, **kwargs)
+
+    def __enter__(self) -> AutoRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fork is not None:
+            self.fork.close()
+            self.fork = None
+
+    def _switch(self) -> None:
+        if self.fork is None:
+            self.fork = self.make_fork()
+        self.current = self.fork
+
+    def check(self, ev: Evidence, jobs: int, deadline: float | None, max_runs: int | None = None) -> bool:
+        """Run the check when it is due (the hunt's own phase, enough fresh evidence); True if
+        it ran, so the caller reads the evidence again. It is put off (to a later session) when
+        its runs would not fit in --max-runs."""
+        if not self.pending or ev.phase is not None or ev.prefix:
+            return False
+        fresh = ev.observations[ev.history[0]:]
+        if len(fresh) < CHECK_AFTER or not any(o.failed for o in fresh):
+            return False  # "the same outcomes" needs the recorded failure among them
+        self.pending = False
+        entries, _ = read_journal(self.hunt)
+        tallies = fresh_tallies(entries, ev.steps, {test for test, n in ev.hangs.items() if n})
+        if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
+            return False
+        self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"
+                          " compare with their fresh runs")
+        try:
+            tallies = [self._run(t, ev, jobs, deadline) for t in tallies]
+        except UserError as why:
+            return self._decide(False, f"fresh (fork check failed: {why})", tallies, {})
+        agree, summary, ps = judge(tallies)
+        return self._decide(agree, summary, tallies, ps)
+
+    def _run(self, tally: Tally, ev: Evidence, jobs: int, deadline: float | None) -> Tally:
+        """The list FORK_RUNS times in the fork server, journaled as the check's runs (one query of
+        one list, like the search's)."""
+        start = len(read_journal(self.hunt)[0])
+        runs = _fork_runs(tally)
+        append_lines(self.hunt.path / "queries.jsonl", [
+            {"step": tally.step, "runs": runs, "reason": "fork check: the same list in the fork server", "from": start}])
+        if self.fork is None:
+            self.fork = self.make_fork()
+        ids = ev.steps[tally.step]
+        counts = [0, 0, 0]
+
+        def record(outcome: Any) -> None:
+            append_journal(self.hunt, [Entry(
+                tally.step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
+                outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
+                outcome.hung, None, FORK_CHECK_PHASE, "fork")])
+            counts[0] += 1
+            counts[1] += bool(outcome.reproduced)
+            counts[2] += not outcome.reproduced and outcome.kind != "pass"
+
+        outcomes = self.fork.run(ids, ids[-1], times=runs, jobs=jobs, on_outcome=record, deadline=deadline)
+        errors = [o for o in outcomes if o.kind == "error"]
+        if errors:
+            raise UserError(f"step {tally.step} could not run in the fork server: {errors[0].message}")
+        return replace(tally, fork=(counts[0], counts[1], counts[2]))
+
+    def _decide(self, agree: bool, summary: str, tallies: list[Tally], ps: dict[str, float]) -> bool:
+        """Store the decision (a resumed hunt reads it), say it once, switch if it agreed."""
+        data = {"mode": "fork" if agree else "fresh", "summary": summary, "alpha": ALPHA, **ps,
+                "lists": [{"step": t.step, "fresh": list(t.fresh), "fork": list(t.fork)} for t in tallies],
+                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+        write_atomic(self.hunt.path / FORK_CHECK, json.dumps(data, indent=2) + "\n")
+        self.display.info(f"mode: {summary}")
+        if agree:
+            self._switch()
+        elif self.fork is not None:
+            self.fork.close()
+            self.fork = None
+        return True
+
+
+def mode_text(hunt: Hunt) -> str:
+    """Which mode ran the hunt's runs and why, in one line (status, log, verdict)."""
+    decision = read_fork_check(hunt)
+    search = hunt.settings.get("search", {})
+    mode = search.get("mode", "auto")
+    before = "" if decision is None else f"; before it: {decision['summary']}"
+    if mode == "fork":
+        return f"fork (--fork-server{before})"
+    if mode == "fresh":
+        return f"fresh (--no-fork-server{before})"
+    if decision is not None:
+        return str(decision["summary"])
+    if search.get("strategy") == "manual":
+        return "fresh (--strategy manual runs fresh processes, as by hand)"
+    if hunt.settings.get("source", {}).get("kind") == "pytest":
+        return "fresh (the fork server runs stestr/testr projects only)"
+    return f"fresh (automatic: the fork check comes after {CHECK_AFTER} runs that are evidence)"
+
+
+def runs_by_mode(hunt: Hunt) -> dict[str, int]:
+    """Journaled runs per mode."""
+    counts = {"fresh": 0, "fork": 0}
+    for entry in read_journal(hunt)[0]:
+        counts["fork" if entry.mode == "fork" else "fresh"] += 1
+    return counts

@@ -1,0 +1,196 @@
+"""The automatic fork mode end to end: real stestr runs, real hunts through the CLI, in both
+directions (the check agrees and the hunt switches; the victim depends on the str hash seed the
+fork server shares, the check disagrees and the hunt stays fresh), and resumed hunts."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from conftest import isolate, stestr_run
+from isolate.hunt.forkcheck import CHECK_AFTER, Tally, fresh_tallies, judge, stratified_p
+from isolate.hunt.journal import Entry, parse_entry
+from test_loop import DETERMINISTIC, recorded
+
+HASH_VICTIM = "tokencache.tests.test_zcache.CacheTest.test_cached_bucket_survives_restart"
+
+# A real bug class: a cache persisted across processes keyed by hash(str), which changes with
+# every interpreter's hash seed. Every fresh process finds the bucket stale; fork children share
+# the server's seed, so after the first child rewrote the cache, the others find it valid.
+HASH_SUITE = {
+    ".stestr.conf": "[DEFAULT]\ntest_path=./tokencache/tests\ntop_dir=./\n",
+    "tokencache/__init__.py": "",
+    "tokencache/cache.py": '''import json
+import os
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bucket-cache.json")
+
+
+def bucket(term):
+    return hash(term) & 0xFFFF
+
+
+def load():
+    try:
+        with open(PATH) as fp:
+            return json.load(fp)
+    except FileNotFoundError:
+        return {}
+
+
+def save(terms):
+    tmp = f"{PATH}.{os.getpid()}"
+    with open(tmp, "w") as fp:
+        json.dump({t: bucket(t) for t in terms}, fp)
+    os.replace(tmp, PATH)
+''',
+    "bucket-cache.json": '{"alpha": 70000}\n',  # written "by the last release": never a bucket
+    "tokencache/tests/__init__.py": "",
+    "tokencache/tests/test_basics.py": '''import unittest
+
+from tokencache import cache
+
+
+class BasicsTest(unittest.TestCase):
+''' + "".join(f'''
+    def test_bucket_in_range_{i}(self):
+        self.assertLess(cache.bucket("term{i}"), 65536)
+''' for i in range(6)),
+    "tokencache/tests/test_zcache.py": '''import unittest
+
+from tokencache import cache
+
+
+class CacheTest(unittest.TestCase):
+    def test_cached_bucket_survives_restart(self):
+        stored = cache.load()
+        try:
+            self.assertEqual(stored.get("alpha"), cache.bucket("alpha"), "cached bucket of 'alpha' is stale")
+        finally:
+            cache.save(["alpha"])
+''',
+}
+
+
+def hash_suite(tmp_path: Path) -> Path:
+    """The suite, with a stored stestr run in which the victim failed (it always does there)."""
+    suite = tmp_path / "tokencache_suite"
+    for name, text in HASH_SUITE.items():
+        (suite / name).parent.mkdir(parents=True, exist_ok=True)
+        (suite / name).write_text(text)
+    stestr_run(suite, "--serial")
+    proc = isolate(suite, "extract", "--test", HASH_VICTIM, "--force")
+    assert proc.returncode == 0, proc.stderr
+    return suite
+
+
+def journal(suite: Path, victim: str) -> list[Entry]:
+    [path] = (suite / ".isolate").glob("*/journal.jsonl")
+    entries = [parse_entry(line)[0] for line in path.read_bytes().splitlines()]
+    assert all(e is not None for e in entries)
+    return [e for e in entries if e is not None]
+
+
+def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(tmp_path: Path) -> None:
+    name, victim, culprits = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    first = isolate(suite, "bisect", victim, "--max-runs", "90")  # stops mid-hunt, after the check
+    assert first.returncode == 5, first.stderr  # undecided within the budget
+    said = [line for line in first.stderr.splitlines() if "mode: fork (checked:" in line]
+    assert len(said) == 1, first.stderr  # the progress says it once
+    assert "    mode: fork (checked: reproduced " in first.stdout  # and the verdict's evidence
+    checks = [e for e in journal(suite, victim) if e.phase == "fork-check"]
+    assert checks and all(e.mode == "fork" for e in checks)
+    fresh = [e for e in journal(suite, victim) if e.mode is None]
+    assert len(fresh) >= CHECK_AFTER and all(e.phase is None for e in fresh)
+
+    resumed = isolate(suite, "bisect", victim, "--max-runs", "1000")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "fork check" not in resumed.stderr and "runs in fork mode, as decided earlier" in resumed.stderr
+    resumed = isolate(suite, "bisect", victim, "--json")  # the verdict again, no new runs
+    assert resumed.returncode == 0, resumed.stderr
+    verdict = json.loads(resumed.stdout)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == culprits
+    entries = journal(suite, victim)
+    assert [e for e in entries if e.phase == "fork-check"] == checks  # not checked again
+    assert all(e.mode == "fork" for e in entries[len(fresh) + len(checks):])  # the rest ran forked
+    assert verdict["runs_by_mode"] == {"fresh": len(fresh), "fork": len(entries) - len(fresh)}
+    assert verdict["runs"] == len(entries)  # the check's fork runs are evidence once it agreed
+    assert verdict["mode"] in verdict["evidence"][-1]
+    status = isolate(suite, "status").stdout
+    assert "  mode: fork (checked: " in status
+    assert any(line.startswith("mode: fork (checked: ") for line in isolate(suite, "log", victim).stdout.splitlines())
+
+
+def test_a_victim_that_depends_on_the_hash_seed_keeps_the_hunt_fresh(tmp_path: Path) -> None:
+    suite = hash_suite(tmp_path)
+    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2")  # forks reading the stale cache at once: 2
+    assert proc.returncode == 3, proc.stderr  # fails-alone, found in fresh processes
+    verdict = json.loads(isolate(suite, "bisect", HASH_VICTIM, "--json").stdout)
+    assert verdict["verdict"] == "fails-alone"
+    assert verdict["mode"].startswith("fresh (fork check failed: reproduced "), verdict["mode"]
+    assert "the reproductions differ" in verdict["mode"] and "hash seed" in verdict["mode"]
+    assert "mode: fresh (fork check failed:" in proc.stderr
+    check = json.loads(next((suite / ".isolate").glob("*/fork-check.json")).read_text())
+    assert check["mode"] == "fresh" and check["p_reproduced"] < check["alpha"] / 2
+    entries = journal(suite, HASH_VICTIM)
+    forked = [e for e in entries if e.mode == "fork"]
+    assert forked and all(e.phase == "fork-check" for e in forked)  # only the check ran forked
+    assert sum(e.reproduced for e in forked) < len(forked) / 2  # forked children mostly pass
+    assert all(e.reproduced for e in entries if e.mode is None)  # fresh processes always fail
+    assert verdict["runs"] == len(entries) - len(forked)  # the check's runs are no evidence
+    assert "mode: fresh (fork check failed:" in isolate(suite, "status").stdout
+    log = isolate(suite, "log", HASH_VICTIM).stdout.splitlines()
+    checked = [line.split("fork server, ")[1] for line in log if "again in the fork server" in line]
+    assert sum(int(c.split(" runs")[0]) for c in checked) == len(forked)  # one line per list checked
+    assert "mode: fresh (fork check failed:" in "\n".join(log)
+
+    again = isolate(suite, "bisect", HASH_VICTIM)
+    assert again.returncode == 3 and "fork check" not in again.stderr
+    assert [e for e in journal(suite, HASH_VICTIM) if e.mode == "fork"] == forked
+
+
+def test_no_fork_server_and_manual_stay_fresh(tmp_path: Path) -> None:
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--json", "--no-fork-server")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["mode"] == "fresh (--no-fork-server)"
+    assert all(e.mode is None for e in journal(suite, victim))
+    manual = recorded(tmp_path / "manual", name, victim)
+    proc = isolate(manual, "bisect", victim, "--json", "--strategy", "manual")
+    assert json.loads(proc.stdout)["mode"].startswith("fresh (--strategy manual")
+    assert all(e.mode is None for e in journal(manual, victim))
+
+
+def test_the_exact_test_on_known_tables() -> None:
+    # one list: Fisher's exact test; fresh 2/2 against fork 0/10 is C(2,2)/C(12,2) = 1/66, two-sided
+    assert math.isclose(stratified_p([(2, 2, 0, 10)]), 1 / 66)
+    assert stratified_p([(1, 2, 5, 10)]) == 1.0  # the same rate
+    # two such lists: the sum of fork events 0 has probability (1/66)^2, the only sum as unlikely
+    assert math.isclose(stratified_p([(2, 2, 0, 10), (2, 2, 0, 10)]), (1 / 66) ** 2)
+    assert stratified_p([]) == 1.0
+
+
+def test_judge_and_tallies() -> None:
+    entries = [Entry(0, "fail", True, 0.1), Entry(0, "pass", False, 0.1), Entry(1, "crash", False, 0.1),
+               Entry(2, "fail", True, 0.1, phase="cleaners:x"), Entry(3, "fail", True, 0.1, mode="fork")]
+    assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",), 2: ("v",), 3: ("v",)}) == [
+        Tally(0, (2, 1, 0)), Tally(1, (1, 0, 1))]
+    # a list holding a test that hung is not run again in the forks (it would time out there too)
+    assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",)}, {"a"}) == [Tally(1, (1, 0, 1))]
+    agree, summary, _ = judge([Tally(0, (4, 2, 0), (12, 5, 0))])
+    assert agree and summary.startswith("fork (checked: reproduced 2/4 fresh vs 5/12 fork")
+    # any 4 fresh runs all failing against 20 forks per list all passing is a mismatch, however spread
+    for spread in ([4], [3, 1], [2, 2], [2, 1, 1], [1, 1, 1, 1]):
+        assert not judge([Tally(i, (n, n, 0), (20, 0, 0)) for i, n in enumerate(spread)])[0], spread
+    agree, summary, ps = judge([Tally(0, (4, 4, 0), (12, 0, 0)), Tally(1, (2, 2, 0), (10, 1, 0))])
+    assert not agree and ps["p_reproduced"] < 0.001 and "reproductions differ" in summary
+
+
+def test_old_journal_entries_are_fresh() -> None:
+    entry, why = parse_entry(b'{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.2}')
+    assert why == "" and entry is not None and entry.mode is None
+    entry, why = parse_entry(b'{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.2, "mode": 1}')
+    assert entry is None and "mode" in why
