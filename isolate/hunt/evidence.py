@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import read_history
-from isolate.hunt.journal import Position, journal_since
+from isolate.hunt.journal import Entry, Position, journal_since
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
@@ -63,6 +63,17 @@ class Evidence:
         return sum(end - start for start, end in self.spans)
 
 
+def fork_checked(hunt: Hunt) -> bool:
+    """Whether the automatic fork check agreed (isolate.hunt.forkcheck): its runs are then evidence."""
+    return (read_fork_check(hunt) or {}).get("mode") == "fork"
+
+
+def phase_of(entry: Entry, checked: bool) -> str | None:
+    """The phase whose evidence a journal entry's run is (None: the polluter hunt's): the fork
+    check's runs, of the hunt's own lists, are the hunt's once the check agreed (`checked`)."""
+    return None if entry.phase == FORK_CHECK_PHASE and checked else entry.phase
+
+
 def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     """The journal in the search's terms.  With `previous` (read from the same hunt), only
     what was appended since is read; the warnings are then the new ones only."""
@@ -82,13 +93,12 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     hangs = dict(previous.hangs)
     other = dict(previous.other_failures)
     spans = list(previous.spans)
-    checked = entries and (read_fork_check(hunt) or {}).get("mode") == "fork"
+    checked = bool(entries) and fork_checked(hunt)
     for entry in entries:
         end = _epoch(entry.at)
         if end is not None:
             spans.append((end - entry.seconds, end))
-        # the fork check's runs (of the hunt's own lists) are evidence once the check agreed
-        phase = None if entry.phase == FORK_CHECK_PHASE and checked else entry.phase
+        phase = phase_of(entry, checked)
         if phase != previous.phase:  # another phase's runs: wall time only
             continue
         if entry.outcome == "timeout":

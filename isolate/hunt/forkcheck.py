@@ -178,6 +178,8 @@ class AutoRunner:
         self.pending = False
         entries, _ = read_journal(self.hunt)
         tallies = fresh_tallies(entries, ev.steps, {test for test, n in ev.hangs.items() if n})
+        mine = set(ev.problem.predecessors)  # this phase's lists only (the setter phase has others)
+        tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]
         if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
             return False
         self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"

@@ -170,11 +170,12 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if settings.strategy == "manual" and merged["step_budget"]:
             full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
-        if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
-            continue  # the check's runs may be evidence now
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             return problem, observations, ev, said, answer
+        # only while runs are still wanted: a finished hunt resumed in another mode runs nothing
+        if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
+            continue  # the check's runs may be evidence now
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
 
 

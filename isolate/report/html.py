@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from isolate.files import HUNTS, read_list
-from isolate.hunt.evidence import Evidence, evidence
+from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.settings import project_kind
-from isolate.hunt.store import Hunt
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, step_runs
 from isolate.report.verdict import HEADLINE, duration
@@ -82,7 +82,7 @@ def gather(hunt: Hunt) -> Page:
     entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
     settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)))
     verdict = read_verdict(hunt)
-    counted = _observations_after_each_entry(ev, entries)
+    counted = _observations_after_each_entry(hunt, ev, entries)
     steps = step_runs(hunt, entries)
     xs = _sample(len(entries), [g.end for g in steps])
     lines, first = _lines(ev.problem, ev.observations, counted, xs, settings, verdict)
@@ -96,15 +96,16 @@ def gather(hunt: Hunt) -> Page:
                 settings.confidence, state, project_kind(hunt), ev)
 
 
-def _observations_after_each_entry(ev: Evidence, entries: list[Entry]) -> list[int]:
+def _observations_after_each_entry(hunt: Hunt, ev: Evidence, entries: list[Entry]) -> list[int]:
     """counted[e]: how many observations the first e journal entries hold (timeouts, crashes and
     entries of unknown steps are no evidence either way, as in hunt.evidence)."""
     index = set(ev.problem.predecessors)
     counted = [0]
+    checked = fork_checked(hunt)
     for entry in entries:
         ids = ev.steps.get(entry.step)
         valid = (ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
-                 and entry.phase == ev.phase)  # a cleaner phase's lists are its own evidence
+                 and phase_of(entry, checked) == ev.phase)  # a cleaner phase's lists are its own evidence
         counted.append(counted[-1] + (1 if valid and (entry.reproduced or entry.outcome == "pass") else 0))
     if counted[-1] != len(ev.observations):  # cannot happen when both read the same entries; never overrun
         counted = [min(c, len(ev.observations)) for c in counted]
@@ -492,6 +493,14 @@ def _steps_section(p: Page) -> str:
                "</tr></thead><tbody>")
     for g in p.steps:
         other = f" ({', '.join(g.other)} too)" if g.other else ""
+        if p.entries[g.begin].phase == FORK_CHECK_PHASE:  # as `isolate log` has it: one row for the check
+            steps = ", ".join(str(n) for n in sorted({x.step for x in p.entries[g.begin:g.end]}))
+            out.append(f'<tr class="check-row" data-runs="{g.runs}" data-fails="{g.fails}">'
+                       f'<td class="num">{e(g.at[11:19] or g.at)}</td><td class="num">{e(steps)}</td>'
+                       f'<td class="num">the same lists</td><td class="num">{g.runs}</td>'
+                       f'<td class="num fails">{g.fails}{e(other)}</td><td>fork check: the same lists again in the fork'
+                       ' server, to compare their outcomes with the fresh runs</td></tr>')
+            continue
         out.append(f'<tr class="step-row{" reproduced" if g.fails else ""}" data-step="{g.step}" data-size="{g.size}"'
                    f' data-runs="{g.runs}" data-fails="{g.fails}"><td class="num">{e(g.at[11:19] or g.at)}</td>'
                    f'<td class="num">{g.step}</td><td class="num">{g.size} + victim</td><td class="num">{g.runs}</td>'

@@ -156,7 +156,10 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
     rows = page.one("table", id="step-table").all("tr", class_="step-row")
     assert [(int(r.attrs["data-step"]), int(r.attrs["data-size"]), int(r.attrs["data-runs"]),
              int(r.attrs["data-fails"])) for r in rows] == logged
-    assert len(logged) >= 3 and sum(g[2] for g in logged) == runs
+    checks = [int(m.group(1)) for line in log
+              if (m := re.search(r"fork check: steps [\d, ]+ again in the fork server, (\d+) runs", line))]
+    assert [int(r.attrs["data-runs"]) for r in page.all("tr", class_="check-row")] == checks
+    assert len(logged) >= 3 and sum(g[2] for g in logged) + sum(checks) == runs
     assert len(page.one("svg", id="timeline").all("rect", class_="run")) == runs
     assert "full list: does the failure reproduce?" in rows[0].text
 
