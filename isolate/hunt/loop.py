@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text
+from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text, wasted_runs
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, findings, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
@@ -148,6 +148,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
     """Ask, run, journal, until the search answers with a verdict (not saved): the problem and
     observations it refers to, the evidence, and the notes said about the runs."""
     budget = merged["time_budget"]
+    most = settings.max_runs  # --max-runs counts every run, a failed fork check's too
     while True:
         ev = evidence(hunt, ev)
         for warning in ev.warnings:
@@ -170,6 +171,8 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if settings.strategy == "manual" and merged["step_budget"]:
             full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
+        if most is not None:
+            settings = replace(settings, max_runs=max(0, most - wasted_runs(hunt)))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             return problem, observations, ev, said, answer

@@ -194,3 +194,17 @@ def test_old_journal_entries_are_fresh() -> None:
     assert why == "" and entry is not None and entry.mode is None
     entry, why = parse_entry(b'{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.2, "mode": 1}')
     assert entry is None and "mode" in why
+
+
+def test_a_failed_check_counts_against_max_runs(tmp_path: Path) -> None:
+    """The check's runs are no evidence when it fails, but --max-runs caps every run the hunt
+    makes: the search gets what the check left."""
+    suite = hash_suite(tmp_path)
+    # unbounded, this hunt makes 80 check runs (4 lists x 20) and 9 runs of evidence; 86 lets the
+    # check run (it waits for a budget that holds it) but not all 89
+    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--max-runs", "86")
+    assert proc.returncode in (3, 5), proc.stderr
+    assert "mode: fresh (fork check failed:" in proc.stderr
+    entries = journal(suite, HASH_VICTIM)
+    assert sum(e.phase == "fork-check" for e in entries) == 80
+    assert len(entries) <= 86, len(entries)
