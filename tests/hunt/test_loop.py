@@ -83,11 +83,13 @@ def test_names_the_polluters(tmp_path: Path, case: tuple[str, str, list[str]]) -
 def test_fails_on_its_own(tmp_path: Path) -> None:
     name, victim, _ = ALONE
     suite = recorded(tmp_path, name, victim)
-    proc = isolate(suite, "bisect", victim, "--json", **RATES)
-    assert proc.returncode == 3, proc.stderr
+    # a verdict at 0.99 may be wrong 1 time in 100 by design (one CI run in about 40 named a
+    # polluter here); at 0.999 this test fails that way about 1 time in 1,000
+    proc = isolate(suite, "bisect", victim, "--json", "--confidence", "0.999", **RATES)
+    assert proc.returncode == 3, proc.stdout
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "fails-alone" and verdict["culprits"] == []
-    assert verdict["confidence"] >= 0.99
+    assert verdict["confidence"] >= 0.999
     assert any("alone" in line for line in verdict["evidence"])
     # it mostly passes alone, so no state-setter could be told apart: no setter phase
     assert "state-setter" not in proc.stderr and not any("state-setter" in line for line in verdict["evidence"])
