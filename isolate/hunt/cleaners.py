@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from isolate.hunt.evidence import Evidence, durations
-from isolate.hunt.history import read_history
+from isolate.hunt.history import stored_predecessors
 from isolate.hunt.store import Hunt
 from isolate.running.judge import IMPORT
 from isolate.search.model import FoundCause, Problem, Verdict, label
@@ -38,13 +38,8 @@ def targets(problem: Problem, verdict: Verdict) -> tuple[tuple[str, tuple[int, .
 def candidates(hunt: Hunt, problem: Problem, causes: frozenset[int]) -> tuple[str, ...]:
     """The other predecessors in recorded order, then tests only stored runs ran before the victim."""
     order = [t for i, t in enumerate(problem.predecessors) if i not in causes and not t.startswith(IMPORT)]
-    seen = set(problem.predecessors) | {problem.victim}
     if hunt.settings.get("search", {}).get("history", True):
-        for past in read_history(hunt):
-            for test_id in past.predecessors:
-                if test_id not in seen and not test_id.startswith(IMPORT):
-                    seen.add(test_id)
-                    order.append(test_id)
+        order += stored_predecessors(hunt, set(problem.predecessors) | {problem.victim})
     return tuple(order)
 
 

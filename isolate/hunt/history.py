@@ -25,6 +25,7 @@ from isolate.errors import UserError
 from isolate.hunt.store import Hunt
 from isolate.orders.extract import Source, directory_source, extract, file_source
 from isolate.orders.repository import Repository
+from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback
 
 HISTORY = "history.jsonl"
@@ -57,6 +58,21 @@ def read_history(hunt: Hunt) -> list[Past]:
                 and all(isinstance(t, str) for t in past.predecessors)):
             pasts.append(past)
     return pasts
+
+
+def stored_predecessors(hunt: Hunt, skip: set[str], passed_only: bool = False) -> list[str]:
+    """The tests that ran before the victim in the kept runs (only those where it passed, with
+    `passed_only`), first seen first; none of `skip` and no `import:` entry."""
+    seen = set(skip)
+    order: list[str] = []
+    for past in read_history(hunt):
+        if passed_only and past.status != "success":
+            continue
+        for test_id in past.predecessors:
+            if test_id not in seen and not test_id.startswith(IMPORT):
+                seen.add(test_id)
+                order.append(test_id)
+    return order
 
 
 def repository_of(hunt: Hunt) -> Repository | None:

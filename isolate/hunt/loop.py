@@ -115,7 +115,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
           settings: Settings, ev: Evidence | None = None, told: set[str] | None = None, earlier: int = 0) -> Result:
     """Until a verdict, saved.  `ev`: the seed evidence of the state-setter phase (isolate.hunt.setters);
     None for the polluter hunt, which continues into that phase when it finds the victim failing
-    on its own although it passed in stored runs, and into the cleaner phase after a polluter
+    on its own at least BRITTLE_FROM of the time, and into the cleaner phase after a polluter
     verdict when asked (--cleaners).  `told`: what the display was already told this session;
     `earlier`: runs of an earlier phase that the verdict counts too (its `runs` is the hunt's)."""
     told = set() if told is None else told
@@ -184,8 +184,9 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
 
 def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
                   settings: Settings, problem: Problem, told: set[str], earlier: int) -> Result | None:
-    """The victim fails on its own: if it passed in stored runs, hunt the state-setters among
-    the tests that ran before it there (None when there is no such run)."""
+    """The victim fails on its own: hunt the state-setters among the tests that ran before it
+    where it passed in stored runs, or else among the rest of the failing run (None when there is
+    neither)."""
     found = setter_evidence(hunt, problem)
     if found is None:
         return None

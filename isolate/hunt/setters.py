@@ -1,13 +1,13 @@
 """The state-setter phase of a hunt: its candidates and its evidence.
 
-When the polluter hunt finds that the victim fails on its own, but it passed in stored runs
-(`history.jsonl`), the victim may be brittle: it passes only when a state-setter ran before it,
-and in the failing worker the setter was simply missing.  The candidates are the tests that ran
-before the victim in the stored runs where it passed, in the order of those runs (the first
-passing run's order, then tests only later ones ran).  The failing worker's predecessors are left
-out: the victim failed after every one of them, so none of them sets it up alone.  Without a
-stored passing run there is no candidate (the whole suite in discovery order would be the other
-source; isolate does not discover suites, see docs/search.md).
+When the polluter hunt finds that the victim fails on its own (at least half of the time), the
+victim may be brittle: it passes only when a state-setter ran before it, and in the failing worker
+the setter was simply missing.  The candidates are the tests that ran before the victim in the
+stored runs where it passed, in the order of those runs (the first passing run's order, then tests
+only later ones ran); without such a run, the rest of the run the hunt was extracted from, every
+worker's tests in the order they started (the setter ran in another worker, or later).  The
+failing worker's predecessors are left out: the victim failed after every one of them, so none of
+them sets it up alone.
 
 The phase's evidence is the stored runs over these candidates plus the journal's lists made of
 them only (and the victim alone), so the two phases share one journal unambiguously.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from isolate.hunt.evidence import Evidence, durations, seed
 from isolate.errors import UserError
-from isolate.hunt.history import read_history, repository_of
+from isolate.hunt.history import repository_of, stored_predecessors
 from isolate.orders.extract import file_source, suite_order
 from isolate.hunt.store import Hunt
 from isolate.running.judge import IMPORT
@@ -26,16 +26,7 @@ from isolate.search.model import Problem
 
 def candidates(hunt: Hunt, failing: tuple[str, ...]) -> tuple[str, ...]:
     """Tests before the victim in its passing stored runs, first seen first, minus `failing`."""
-    skip = set(failing) | {hunt.victim}
-    order: list[str] = []
-    for past in read_history(hunt):
-        if past.status != "success":
-            continue
-        for test_id in past.predecessors:
-            if test_id not in skip and not test_id.startswith(IMPORT):
-                skip.add(test_id)
-                order.append(test_id)
-    return tuple(order)
+    return tuple(stored_predecessors(hunt, set(failing) | {hunt.victim}, passed_only=True))
 
 
 def whole_run(hunt: Hunt, failing: tuple[str, ...]) -> tuple[str, ...]:

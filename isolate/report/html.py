@@ -25,9 +25,9 @@ from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.settings import project_kind
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt
+from isolate.hunt.store import Hunt
 from isolate.hunt.verdict import read_verdict
-from isolate.report.status import StepRun, step_runs
+from isolate.report.status import StepRun, checked_steps, step_runs
 from isolate.report.verdict import HEADLINE, duration
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
@@ -493,8 +493,8 @@ def _steps_section(p: Page) -> str:
                "</tr></thead><tbody>")
     for g in p.steps:
         other = f" ({', '.join(g.other)} too)" if g.other else ""
-        if p.entries[g.begin].phase == FORK_CHECK_PHASE:  # as `isolate log` has it: one row for the check
-            steps = ", ".join(str(n) for n in sorted({x.step for x in p.entries[g.begin:g.end]}))
+        steps = checked_steps(p.entries, g)
+        if steps is not None:  # as `isolate log` has it: one row for the check
             out.append(f'<tr class="check-row" data-runs="{g.runs}" data-fails="{g.fails}">'
                        f'<td class="num">{e(g.at[11:19] or g.at)}</td><td class="num">{e(steps)}</td>'
                        f'<td class="num">the same lists</td><td class="num">{g.runs}</td>'

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from isolate.errors import UserError
@@ -161,8 +162,8 @@ def log_lines(hunt: Hunt) -> list[str]:
     lines.extend(f"warning: {w}" for w in warnings)
     for g in groups:
         note = f" ({', '.join(g.other)} too)" if g.other else ""
-        if entries[g.begin].phase == FORK_CHECK_PHASE:  # one line for the check's interleaved lists
-            steps = ", ".join(str(n) for n in sorted({e.step for e in entries[g.begin:g.end]}))
+        steps = checked_steps(entries, g)
+        if steps is not None:  # one line for the check's interleaved lists
             lines.append(f"{g.at[:19]:19}  fork check: steps {steps} again in the fork server, {g.runs} runs,"
                          f" {g.fails} reproduced{note}")
             continue
@@ -176,6 +177,13 @@ def log_lines(hunt: Hunt) -> list[str]:
         culprits = ", ".join(verdict.get("culprits", [])) or "-"  # type: ignore[arg-type]
         lines.append(f"verdict: {verdict['verdict']} {culprits} (confidence {verdict['confidence']})")
     return lines
+
+
+def checked_steps(entries: Sequence[Entry], g: StepRun) -> str | None:
+    """The steps a group of the fork check's runs ran again ("0, 1, 3"); None for any other group."""
+    if entries[g.begin].phase != FORK_CHECK_PHASE:
+        return None
+    return ", ".join(str(n) for n in sorted({e.step for e in entries[g.begin:g.end]}))
 
 
 def _step_changes(entries: list[Entry]) -> set[int]:
