@@ -182,7 +182,9 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
                            reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
             if more and _fits(problem, both, budget):
                 return both, ()
-            return _no_failure_left(problem, t, settings, batch, budget, floor), ()
+            # a whole batch of the rest (rounded up, as far as the budget holds)
+            k = fit_runs(round_batch(check.runs, batch), run_cost(problem, check.included), budget)
+            return replace(check, runs=max(check.runs, k)), ()
         return check, ()
     th = threshold.infer(chain, t, settings, settings.prior_none, weight)
     lead, mass = th.leader()
