@@ -195,6 +195,10 @@ class Duration(click.ParamType):
                    " always start a fresh process. Default: fresh, then fork once a check on the hunt's own"
                    " lists shows the same outcomes (stestr/testr; kept for resumes).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
+@click.option("--repeat-victim", "repeat", type=click.IntRange(1, 100), metavar="K",
+              help="Run the victim K times at the end of every run, in the same process (stestr/testr): more"
+                   " evidence per start-up, checked against a victim that changes its own odds (set when the"
+                   " hunt starts; stored runs are then not evidence).")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every run (pytest projects; repeatable; kept for resumes).")
 @click.option("--history", "history_paths", multiple=True, metavar="PATH",
@@ -211,7 +215,8 @@ class Duration(click.ParamType):
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
-           further: float | None, cleaners: bool | None, fork_server: bool | None, any_failure: bool | None, pytest_args: tuple[str, ...],
+           further: float | None, cleaners: bool | None, fork_server: bool | None, any_failure: bool | None,
+           repeat: int | None, pytest_args: tuple[str, ...],
            history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
            run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
            quiet: bool, as_json: bool) -> None:
@@ -231,7 +236,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
                "further": further, "cleaners": cleaners, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
-               "any_failure": any_failure, "pytest_args": list(pytest_args) or None,
+               "any_failure": any_failure, "repeat": repeat, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
                "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,
                "history_since": history_since}

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import read_history
-from isolate.hunt.journal import Entry, Position, journal_since
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps
+from isolate.hunt.journal import Entry, Position, journal_since, judged_for
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.search.model import Observation, Problem, carry_over, without
@@ -82,7 +82,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         if not order:
             raise UserError(f"{hunt.path / 'order.txt'} is empty; re-create the hunt with 'isolate extract --force'")
         seconds = durations(hunt, order)
-        previous = seed(hunt, Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1], STARTUP_GUESS))
+        previous = seed(hunt, Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1] * repeat_of(hunt),
+                                      STARTUP_GUESS))
     problem = previous.problem
     entries, warnings, position = journal_since(hunt, previous.position)
     steps = read_steps(hunt, previous.steps)
@@ -94,6 +95,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     other = dict(previous.other_failures)
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
+    repeat = repeat_of(hunt)
     for entry in entries:
         end = _epoch(entry.at)
         if end is not None:
@@ -101,6 +103,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         phase = phase_of(entry, checked)
         if phase != previous.phase:  # another phase's runs: wall time only
             continue
+        entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:
@@ -137,8 +140,8 @@ def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
     """The stored runs kept in `history.jsonl` as observations over the hunt's candidates (for
     the Bayesian search, unless the hunt switched history off). They take no test time."""
     search = hunt.settings.get("search", {})
-    if not search.get("history", True) or search.get("strategy", "isolate") == "manual":
-        return ()
+    if not search.get("history", True) or search.get("strategy", "isolate") == "manual" or repeat_of(hunt) > 1:
+        return ()  # a stored run executed the victim once: no observation of a K-fold run
     expected = signature_from_traceback(hunt.failure())
     any_failure = bool(search.get("any_failure")) or expected is None
     index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
@@ -214,12 +217,20 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[st
     return notes
 
 
-def findings(observations: tuple[Observation, ...]) -> tuple[str, ...]:
+def findings(observations: tuple[Observation, ...], repeat: int = 1,
+             first: tuple[int, int] = (0, 0)) -> tuple[str, ...]:
     """What is already proven, whatever the search goes on to find: once the victim has failed
     the recorded way with no predecessor at all, it fails on its own (a polluter may still
-    raise its rate; the search goes on to tell)."""
+    raise its rate; the search goes on to tell). With the victim repeated `repeat` times a run,
+    only a first execution proves it (a later one ran after the victim itself): `first` is
+    (runs of the victim alone that failed on their first execution, runs of it alone)."""
     alone = [o for o in observations if not o.included]
     failed = sum(o.count for o in alone if o.failed)
     if not failed:
         return ()
+    if repeat > 1:
+        if not first[0]:
+            return ()
+        return (f"fails on its own: {first[0]}/{first[1]} alone on a first execution ({failed}/"
+                f"{sum(o.count for o in alone)} runs of {repeat} executions failed)",)
     return (f"fails on its own: {failed}/{sum(o.count for o in alone)} alone",)

@@ -37,8 +37,8 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.files import write_atomic
 from isolate.hunt.evidence import Evidence
-from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
-from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check
+from isolate.hunt.journal import Entry, append_journal, append_lines, judged_for, read_journal
+from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 MAX_LISTS = 4  # lists compared: those that reproduced first, then those run most
@@ -87,14 +87,16 @@ def _convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, fl
 
 
 def fresh_tallies(entries: Sequence[Entry], steps: dict[int, tuple[str, ...]],
-                  hung: Collection[str] = ()) -> list[Tally]:
+                  hung: Collection[str] = (), repeat: int = 1) -> list[Tally]:
     """The lists the hunt ran in fresh processes with their outcomes: up to MAX_LISTS, those
     that reproduced the failure first, then those with the most runs (in step order). A list
-    holding a test that ever hung (`hung`) is left out: in the forks it would mostly time out."""
+    holding a test that ever hung (`hung`) is left out: in the forks it would mostly time out. Runs
+    that executed the victim more than `repeat` times count by their first `repeat` executions."""
     counts: dict[int, list[int]] = {}
     for e in entries:
         if e.phase is not None or e.mode is not None or e.step not in steps or e.outcome == "error":
             continue
+        e = judged_for(e, repeat)
         if any(test in hung for test in steps[e.step]):
             continue
         c = counts.setdefault(e.step, [0, 0, 0])
@@ -177,7 +179,7 @@ class AutoRunner:
             return False  # "the same outcomes" needs the recorded failure among them
         self.pending = False
         entries, _ = read_journal(self.hunt)
-        tallies = fresh_tallies(entries, ev.steps, {test for test, n in ev.hangs.items() if n})
+        tallies = fresh_tallies(entries, ev.steps, {test for test, n in ev.hangs.items() if n}, repeat_of(self.hunt))
         mine = set(ev.problem.predecessors)  # this phase's lists only (the setter phase has others)
         tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]
         if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
@@ -207,7 +209,7 @@ class AutoRunner:
             append_journal(self.hunt, [Entry(
                 tally.step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                 outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                outcome.hung, None, FORK_CHECK_PHASE, "fork")])
+                outcome.hung, None, FORK_CHECK_PHASE, "fork", outcome.executions or None)])
             counts[0] += 1
             counts[1] += bool(outcome.reproduced)
             counts[2] += not outcome.reproduced and outcome.kind != "pass"

@@ -10,7 +10,7 @@ import json
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,19 @@ class Entry:
     executor: str | None = None  # a Dask worker's address; None: this machine ("local")
     phase: str | None = None  # a later phase's lists ("cleaners:<polluter>"); None: the hunt's own
     mode: str | None = None  # "fork": run by the fork server; None: a fresh process (older entries too)
+    executions: str | None = None  # the victim repeated in the run (--repeat-victim): each one's r/f/p
+
+
+def judged_for(entry: Entry, used: int) -> Entry:
+    """A run that executed the victim more than `used` times, judged on its first `used`
+    executions only: exactly a run of `used` executions, since the later ones ran after them
+    (repeats lowered or turned off by isolate.hunt.repeatcheck). Other entries as they are."""
+    if not entry.executions or len(entry.executions) <= used:
+        return entry
+    cut = entry.executions[:used]
+    failed = "r" in cut or "f" in cut
+    return replace(entry, outcome="fail" if failed else "pass", reproduced="r" in cut,
+                   signature=entry.signature if "r" in cut else None, executions=cut if used > 1 else None)
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
@@ -152,7 +165,12 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
         return None, "hung, executor or phase is not text"
     if not isinstance(mode, (str, type(None))):
         return None, f"mode {mode!r} is not text"
-    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase, mode), ""
+    executions = item.get("executions")
+    if executions is not None and (not isinstance(executions, str) or len(executions) < 2
+                                   or set(executions) - set("rfp") or reproduced != ("r" in executions)):
+        return None, f"executions {executions!r} is not a string of r, f and p that agrees with reproduced"
+    return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase, mode,
+                 executions), ""
 
 
 def split_journal(hunt: Hunt, keep: int) -> tuple[bytes, bytes]:

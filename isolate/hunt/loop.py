@@ -20,19 +20,22 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text, wasted_runs
-from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, findings, notes, without_hangs
+from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
 from isolate.hunt.lock import Lock
+from isolate.hunt.repeatcheck import (RepeatsOff, asked, held, hunt_findings, repeat_text, repeating,
+                                      start_check)
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, step_for
+from isolate.hunt.store import Hunt, repeat_of, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
+from isolate.search.repeats import per_execution
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
 
 
@@ -79,11 +82,22 @@ def hunt_loop(
             _gather_history(hunt, merged, display)
             with make_runner(hunt) as fresh, _automatic(hunt, merged, fresh, make_runner, display) as runner:
                 jobs = int(merged["jobs"] or runner.capacity() or os.cpu_count() or 1)
-                return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
+                start_check(hunt, runner, display, jobs, _deadline(hunt, merged), merged["max_runs"])
+                while True:
+                    try:
+                        return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
+                    except RepeatsOff:
+                        display.info("starting over from the journal with single runs: every run counts by its first execution")
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         raise Interrupted(len(read_journal(hunt)[0]) - before) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _deadline(hunt: Hunt, merged: dict[str, Any]) -> float | None:
+    """When --time-budget runs out (time.monotonic()), counting the earlier sessions' runs."""
+    budget = merged["time_budget"]
+    return None if not budget else time.monotonic() + max(0.0, float(budget) - evidence(hunt).wall_seconds)
 
 
 def _automatic(hunt: Hunt, merged: dict[str, Any], runner: Any, make_runner: Callable[[Hunt], Any],
@@ -122,8 +136,9 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     problem, observations, ev, said, answer = _search(hunt, display, runner, merged, jobs, settings, ev, told)
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-    answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",))
-    if answer.kind == "fails-alone" and settings.strategy == "isolate" and answer.q >= BRITTLE_FROM:
+    repeats = (f"repeats: {repeat_text(hunt)}",) if asked(hunt) > 1 else ()
+    answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
+    if answer.kind == "fails-alone" and settings.strategy == "isolate" and per_execution(answer.q, repeat_of(hunt)) >= BRITTLE_FROM:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
         shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
         mine = answer.runs - ev.history[0] - shared  # this phase's new runs (stored ones are not runs)
@@ -138,7 +153,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         hints, runs, lines = _cleaner_phases(hunt, display, runner, merged, jobs, settings, problem, answer, told)
         answer = replace(answer, runs=answer.runs + runs, evidence=answer.evidence + lines)
     answer = replace(answer, runs=answer.runs + earlier)
-    reproducer, data = save_verdict(hunt, problem, ev, answer, findings(observations), hints)
+    reproducer, data = save_verdict(hunt, problem, ev, answer, hunt_findings(hunt, observations), hints)
     return Result(hunt, problem, answer, reproducer, data)
 
 
@@ -159,7 +174,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             if note not in told:
                 told.add(note)
                 display.warn(note)
-        found = findings(observations) if not ev.prefix else ()  # after a prefix, "alone" is not alone
+        found = hunt_findings(hunt, observations) if not ev.prefix else ()  # after a prefix, "alone" is not alone
         if found and "finding" not in told:  # said once, the first time it is true
             told.add("finding")
             display.info(f"finding: {found[0]}")
@@ -175,6 +190,9 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             settings = replace(settings, max_runs=max(0, most - wasted_runs(hunt)))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
+            room = None if most is None else most - ev.entries
+            if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room):
+                continue  # the victim alone ran: a first execution may have failed now
             return problem, observations, ev, said, answer
         # only while runs are still wanted: a finished hunt resumed in another mode runs nothing
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
@@ -254,7 +272,7 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
         entry = Entry(lists[index][0], outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
                       outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
                       outcome.hung, None if outcome.executor == "local" else outcome.executor, ev.phase,
-                      "fork" if runner.mode == "fork" else None)
+                      "fork" if runner.mode == "fork" else None, outcome.executions or None)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:
@@ -293,4 +311,5 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
         count_crashes=crashed,
         scheduler=scheduler,
         warn=warn,
+        repeat=repeat_of(hunt),
     )

@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "cleaners": False,  # after a polluter verdict, look for its cleaners (isolate.hunt.cleaners)
     "mode": "auto",  # fresh, fork, or auto: fresh until the fork check (isolate.hunt.forkcheck)
     "any_failure": False,
+    "repeat": 1,  # executions of the victim per run (isolate.hunt.repeatcheck)
     "pytest_args": [],
     "history": True,  # stored runs as evidence (isolate.hunt.history)
     "history_paths": [],
@@ -52,10 +53,26 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
                         "project; fix: drop --pytest-arg")
     if not 0.5 <= float(merged["confidence"]) < 1:
         raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")
+    _check_repeat(hunt, options.get("repeat"), merged)
     check_history(hunt, list(merged["history_paths"]), merged["history_since"])
     if stored != hunt.settings.get("search"):
         hunt = save_settings(hunt, {**hunt.settings, "search": stored})
     return replace(hunt, settings={**hunt.settings, "search": merged})
+
+
+def _check_repeat(hunt: Hunt, given: int | None, merged: dict[str, Any]) -> None:
+    """--repeat-victim is fixed once the hunt has runs (its model's rates are those of K-fold runs),
+    needs a stestr/testr project, and is not part of the hand recipe."""
+    stored = hunt.settings.get("search", {}).get("repeat", 1)
+    if given is not None and given != stored and (hunt.path / "journal.jsonl").exists():
+        raise UserError(f"--repeat-victim {given} differs from this hunt's {stored}, and its runs were made with"
+                        f" that; fix: drop --repeat-victim, or start over with 'isolate extract --force'")
+    if merged["repeat"] > 1 and merged["strategy"] == "manual":
+        raise UserError("--repeat-victim does not apply to --strategy manual (the hand recipe runs the victim"
+                        " once); fix: drop one of them")
+    if merged["repeat"] > 1 and (kind := project_kind(hunt)) == "pytest":
+        raise UserError(f"--repeat-victim needs a stestr/testr project, and this hunt runs a {kind} one;"
+                        " fix: drop --repeat-victim")
 
 
 def search_settings(merged: dict[str, Any], jobs: int) -> Settings:

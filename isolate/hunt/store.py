@@ -131,7 +131,7 @@ def make_hunt_dir(path: Path) -> None:
 def _set_aside(path: Path) -> None:
     """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
     old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
-                                                          "reproducer.txt", FORK_CHECK) if (path / n).exists())]
+                                                          "reproducer.txt", FORK_CHECK, REPEAT_CHECK) if (path / n).exists())]
     if not old:
         return
     aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
@@ -186,7 +186,7 @@ def load_settings(settings_file: Path) -> dict[str, Any]:
 
 
 _NUMBERS = {"confidence", "step_budget", "time_budget", "timeout"}  # finite, > 0
-_COUNTS = {"max_runs", "jobs"}  # integers >= 1
+_COUNTS = {"max_runs", "jobs", "repeat"}  # integers >= 1
 _CHOICES = {"strategy": ("isolate", "single", "manual"), "mode": ("fresh", "fork")}
 
 
@@ -313,6 +313,32 @@ def hunts_for(root: Path | None, test: str | None) -> list[Hunt]:
 
 FORK_CHECK = "fork-check.json"  # the automatic fork-mode decision (isolate.hunt.forkcheck)
 FORK_CHECK_PHASE = "fork-check"  # the journal phase of the check's fork runs
+REPEAT_CHECK = "repeat-check.json"  # whether repeating the victim in one process is evidence (hunt.repeatcheck)
+
+
+def read_repeat_check(hunt: Hunt) -> dict[str, Any] | None:
+    """The stored decision on repeating the victim: {"repeat": K asked, "used": executions per run
+    from now on, "state": "on"|"off", "summary": text, ...}; None before the check (or when the file
+    cannot be read as such: it runs again)."""
+    try:
+        data = json.loads((hunt.path / REPEAT_CHECK).read_text(encoding="utf8"), parse_constant=reject_non_finite)
+    except (OSError, ValueError):
+        return None
+    if (not isinstance(data, dict) or data.get("state") not in ("on", "off") or type(data.get("repeat")) is not int
+            or type(data.get("used")) is not int or not 1 <= data["used"] <= data["repeat"]
+            or not isinstance(data.get("summary"), str)):
+        return None
+    return data
+
+
+def repeat_of(hunt: Hunt) -> int:
+    """How many times the hunt's runs execute the victim: --repeat-victim K, or what the check
+    made of it (isolate.hunt.repeatcheck), else 1."""
+    asked = hunt.settings.get("search", {}).get("repeat", 1)
+    if not isinstance(asked, int) or asked < 2:
+        return 1
+    decision = read_repeat_check(hunt)
+    return asked if decision is None else int(decision["used"])
 
 
 def read_fork_check(hunt: Hunt) -> dict[str, Any] | None:

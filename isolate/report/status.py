@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from isolate.errors import UserError
-from isolate.hunt.evidence import evidence, findings, notes, without_hangs
+from isolate.hunt.evidence import evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
+from isolate.hunt.repeatcheck import hunt_findings
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
@@ -74,7 +75,7 @@ def status(hunt: Hunt) -> Status:
                                                           len(ev.problem.predecessors))
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
-    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, findings(observations),
+    return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
                   mode_text(hunt))
 
 
@@ -169,7 +170,7 @@ def log_lines(hunt: Hunt) -> list[str]:
             continue
         lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
-    said = findings(evidence(hunt).observations) if entries else ()
+    said = hunt_findings(hunt, evidence(hunt).observations) if entries else ()
     lines.append(f"mode: {mode_text(hunt)}")
     lines.extend(f"finding: {f}" for f in said)
     verdict = read_verdict(hunt)

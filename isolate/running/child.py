@@ -16,7 +16,8 @@ What it does, and why:
   discovery, so exotic layouts still work, only slower. ``--discover-all`` imports the whole
   tree first, as stestr does, for failures that depend on import-time side effects;
 * runs the cases in exactly the listed order in one flat suite (class and module fixtures run
-  around each stretch of a class, as unittest does for any order);
+  around each stretch of a class, as unittest does for any order); an id listed more than once
+  (the victim repeated in one process, ``isolate bisect --repeat-victim``) runs each time;
 * an entry ``import:<dotted.module>`` is no test: when the run reaches it, the module is imported
   (``importlib.import_module``), and it reports no result. A stestr worker imports every test
   module before its first test, this runner only those of the listed ids, so a module whose import
@@ -34,6 +35,7 @@ Only the stdlib, subunit and testtools are imported here: this runs under the pr
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import importlib.util
 import os
@@ -196,7 +198,7 @@ class TestIndex:
                 f"{self.args.start_dir!r}{hint}; fix: correct or remove it from the list",
                 errors,
             )
-        return [self.cases[i] for i in ids]
+        return _fresh_repeats([self.cases[i] for i in ids])
 
     def discover_all(self) -> None:
         """Load the whole tree the way the project's runner does (imports every test module)."""
@@ -276,6 +278,23 @@ class TestIndex:
                 continue
             self._loaded.add("pkg:" + name)
             self._index(self.loader.loadTestsFromModule(module, pattern=self.args.pattern))
+
+
+def _fresh_repeats(cases: list[Step]) -> list[Step]:
+    """An id listed again (the victim repeated after the list) runs as a copy of the case taken
+    before anything ran, as unittest would build it anew: a case object keeps what its earlier
+    run left in its attributes."""
+    seen: set[int] = set()
+    out: list[Step] = []
+    for case in cases:
+        if id(case) in seen:
+            case, original = copy.copy(case), case
+            if isinstance(getattr(original, "_cleanups", None), list):
+                setattr(case, "_cleanups", [])  # a shallow copy would share the original's list
+        else:
+            seen.add(id(case))
+        out.append(case)
+    return out
 
 
 def _import(name: str, test_id: str) -> types.ModuleType:

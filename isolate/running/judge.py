@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ class Outcome:
     returncode: int | None = None
     hung: str | None = None
     executor: str = "local"  # where it ran: "local", or a Dask worker's address
+    executions: str = ""  # the victim repeated in one process: each execution's r/f/p (see judge)
 
 
 @dataclass(frozen=True)
@@ -149,15 +150,11 @@ def judge(
                            f"the list has {want!r}; the runner did not keep the list's order",
                            ran=ran)
     mine = [o for o in tests if o.test_id == target]
-    if mine and mine[-1].status in _FINAL:
-        occ = mine[-1]
-        if occ.status in ("fail", "uxsuccess"):
-            text = _traceback_text(occ)
-            sig = signature_from_traceback(text)
-            return outcome(FAIL, f"target failed: {sig or occ.status}", sig, text, ran)
-        if occ.status == "skip":
-            return outcome(PASS, "target was skipped: " + occ.text("reason").strip(), ran=ran)
-        return outcome(PASS, "target passed", ran=ran)
+    finished = [o for o in mine if o.status in _FINAL]
+    if finished:  # every execution finished, or one reproduced the failure before a crash or hang
+        judged = _executions(outcome, finished)
+        if len(finished) == ids.count(target) or judged.reproduced:
+            return replace(judged, ran=ran)
     for fixture in fixtures:
         if _covers(fixture, target) and fixture.status in ("fail", "uxsuccess"):
             text = _traceback_text(fixture)
@@ -175,6 +172,29 @@ def judge(
         where = "before the first test"
     return outcome(CRASH, f"the test process {_status(returncode)} {where}, before the target "
                    f"finished{_last_output(output)}", ran=ran)
+
+
+def _executions(outcome: Any, finished: list[_Occurrence]) -> Outcome:
+    """The target's result over its executions (one, or the victim repeated in one process): the
+    first one that reproduced the recorded failure, else the first that failed, else a pass.
+    With several, ``executions`` keeps each one's result, r(eproduced), f(ailed otherwise) or
+    p(assed), for the check that the victim does not change its own odds."""
+    judged: list[Outcome] = []
+    for occ in finished:
+        if occ.status in ("fail", "uxsuccess"):
+            text = _traceback_text(occ)
+            sig = signature_from_traceback(text)
+            judged.append(outcome(FAIL, f"target failed: {sig or occ.status}", sig, text))
+        elif occ.status == "skip":
+            judged.append(outcome(PASS, "target was skipped: " + occ.text("reason").strip()))
+        else:
+            judged.append(outcome(PASS, "target passed"))
+    first = (next((o for o in judged if o.reproduced), None) or next((o for o in judged if o.kind == FAIL), None)
+             or judged[0])
+    if len(judged) == 1:
+        return first
+    codes = "".join("r" if o.reproduced else "f" if o.kind == FAIL else "p" for o in judged)
+    return replace(first, executions=codes)
 
 
 def _expected_order(ids: list[str], fixtures: list[_Occurrence]) -> list[str]:

@@ -62,6 +62,9 @@ class Runner:
     modules the server imports once, sharing their import-time state (see isolate.running.forkserver).
     ``scheduler`` (a Dask scheduler's address) runs every repetition on that cluster's workers;
     ``warn`` receives their one-line warnings (a refused worker), by default on stderr.
+    ``repeat`` > 1 runs the target that many times at the end of every list, in the same process
+    (stestr/testr projects): the outcome is a reproduction if any execution reproduced the failure,
+    and says what each execution did (``Outcome.executions``). It may be changed between runs.
     """
 
     def __init__(
@@ -77,11 +80,16 @@ class Runner:
         preload: Sequence[str] = (),
         scheduler: str | None = None,
         warn: Callable[[str], None] | None = None,
+        repeat: int = 1,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         if timeout is not None and timeout <= 0:
             raise ValueError("timeout must be positive")
+        if repeat < 1:
+            raise ValueError("repeat must be at least 1")
+        if repeat > 1 and project.kind == "pytest":
+            raise UserError("pytest runs cannot repeat the victim in one process; fix: drop --repeat-victim")
         if mode == "fork" and project.kind == "pytest":
             raise UserError("the fork server cannot run pytest projects; fix: drop --fork-server")
         if mode == "fork" and scheduler:
@@ -95,6 +103,7 @@ class Runner:
         self.preload = tuple(preload)
         self.scheduler = scheduler
         self.warn = warn or _warn
+        self.repeat = repeat
         self._tmp: Path | None = None
         self._reaper: Reaper | None = None  # cleans up if this process dies without close()
         self._executor: Executor | None = None
@@ -170,6 +179,8 @@ class Runner:
                 raise UserError("the test list is empty; fix: give at least the target test id")
             if target not in ids:
                 raise UserError(f"target {target!r} is not in the list; fix: add it or pick another")
+            if ids[-1] == target:
+                ids += [target] * (self.repeat - 1)
             path = self._workdir() / f"list-{self._next()}.txt"
             path.write_text("".join(i + "\n" for i in ids), encoding="utf-8")
             specs.append((ids, path))

@@ -65,3 +65,19 @@ def test_where_a_run_ran_is_kept_and_old_entries_ran_here(tmp_path: Path) -> Non
     assert '"executor"' in lines[1] and '"executor"' not in lines[2]  # local runs add nothing
     entries, _ = read_journal(hunt)
     assert [e.executor for e in entries] == [None, "tcp://10.0.0.7:40123", None]
+
+
+def test_a_k_fold_run_judged_on_its_first_executions() -> None:
+    """Lowering --repeat-victim's K (or turning it off) re-judges every run on its first
+    executions, exactly as if it had run that many."""
+    from isolate.hunt.journal import Entry, judged_for
+
+    run = Entry(3, "fail", True, 1.0, "AssertionError @ t.py:f", executions="pprf")
+    assert judged_for(run, 4) == run
+    assert judged_for(run, 3) == Entry(3, "fail", True, 1.0, "AssertionError @ t.py:f", executions="ppr")
+    assert judged_for(run, 2) == Entry(3, "pass", False, 1.0, None, executions="pp")
+    assert judged_for(run, 1) == Entry(3, "pass", False, 1.0, None)
+    other = Entry(3, "fail", True, 1.0, "sig", executions="pfr")
+    assert judged_for(other, 2) == Entry(3, "fail", False, 1.0, None, executions="pf")
+    crashed = Entry(3, "crash", False, 1.0)  # no execution finished: as it is
+    assert judged_for(crashed, 1) == crashed

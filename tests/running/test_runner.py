@@ -596,3 +596,31 @@ def test_several_lists_run_together_and_each_outcome_names_its_list(toy: Path, m
             runner.run_lists([([VICTIM], 1), ([POLLUTER], 1)], VICTIM)
         with pytest.raises(ValueError):
             runner.run_lists([([VICTIM], None), ([POLLUTER, VICTIM], 1)], VICTIM, until_failure=True)
+
+
+SP = "tokenstore.tests."
+SP_VICTIM = SP + "test_tokens.FirstTokenTest.test_first_token_is_number_one"
+SP_POLLUTER = SP + "test_session.SessionTest.test_login_issues_token"
+
+
+@pytest.mark.parametrize(("mode", "testr"), [("fresh", False), ("fork", False), ("fresh", True)])
+def test_the_victim_repeated_in_one_process_runs_each_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, testr: bool) -> None:
+    """--repeat-victim: the target runs K times at the end of the list, each time as a fresh copy
+    of its case, and the outcome keeps what each execution did. The sample victim issues a token
+    it never revokes, so it fails from its second execution on (it pollutes itself)."""
+    project = sample("self_polluter", tmp_path, monkeypatch, testr)
+    with Runner(project, mode=mode, timeout=60, repeat=4) as runner:
+        [alone] = runner.run([SP_VICTIM], SP_VICTIM)
+        [polluted] = runner.run([SP_POLLUTER, SP_VICTIM], SP_VICTIM)
+        runner.repeat = 1
+        [once] = runner.run([SP_VICTIM], SP_VICTIM)
+    assert (alone.kind, alone.reproduced, alone.executions) == ("fail", True, "prrr"), alone
+    assert alone.ran == (SP_VICTIM,) * 4
+    assert polluted.executions == "rrrr" and polluted.ran == (SP_POLLUTER, *(SP_VICTIM,) * 4)
+    assert (once.kind, once.executions) == ("pass", "")
+
+
+def test_repeats_need_a_unittest_runner(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="--repeat-victim"):
+        Runner(Project(tmp_path, "pytest", ".", ".", sys.executable), repeat=2)

@@ -1,0 +1,177 @@
+"""The victim repeated in one process (`isolate bisect --repeat-victim K`), checked on the hunt's
+own runs (the policy is isolate.search.repeats).
+
+Before the search's first run, the victim alone runs CHECK_RUNS times, K executions each: the
+hunt's first evidence. From them the check keeps K, or lowers it so that the victim alone fails at
+most a quarter of the runs, or turns repeats off (1 execution) when the first executions reproduce
+the failure less often than the later ones (the victim pollutes itself). Every run keeps what each
+of its executions did (the journal's `executions`), and isolate.hunt.evidence judges a run on its
+first `used` executions, so lowering K loses no run. The same test runs again on all K-fold runs
+whenever the search reaches a verdict; turned off then, the hunt starts over from its journal with
+single runs (and the stored history, which repeats leave out). A "fails on its own" verdict is held
+until a run of the victim alone reproduced the failure on its first execution (the victim alone
+runs meanwhile, a wave at a time; after HOLD_MOST such runs without one, repeats stop). The
+decision is stored in `repeat-check.json`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from isolate.errors import UserError
+from isolate.files import write_atomic
+from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
+from isolate.hunt.evidence import findings
+from isolate.hunt.store import REPEAT_CHECK, Hunt, read_repeat_check, read_steps, repeat_of, step_for
+from isolate.search.model import Observation
+from isolate.search.repeats import ALPHA, CHECK_RUNS, HOLD, OFF, ON, Q_MAX, choose, first_alone, stance
+
+HOLD_MOST = 200  # runs of the victim alone a held "fails on its own" verdict may wait for
+
+
+class RepeatsOff(Exception):
+    """Repeats were turned off: the evidence must be read again from the start."""
+
+
+def asked(hunt: Hunt) -> int:
+    """--repeat-victim as the hunt stores it (1: not asked)."""
+    value = hunt.settings.get("search", {}).get("repeat", 1)
+    return value if isinstance(value, int) else 1
+
+
+def repeating(hunt: Hunt) -> bool:
+    """Whether the hunt's runs still repeat the victim."""
+    return repeat_of(hunt) > 1
+
+
+def k_fold(hunt: Hunt) -> tuple[list[str], list[str]]:
+    """The executions of every K-fold run of the hunt, and of those that ran the victim alone."""
+    steps = read_steps(hunt)
+    runs: list[str] = []
+    alone: list[str] = []
+    for entry in read_journal(hunt)[0]:
+        if entry.executions:
+            runs.append(entry.executions)
+            if len(steps.get(entry.step, ())) == 1:
+                alone.append(entry.executions)
+    return runs, alone
+
+
+def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: float | None,
+                max_runs: int | None = None) -> None:
+    """Before the search: the victim alone, CHECK_RUNS K-fold runs (fewer when an interrupted
+    session left some, or when --max-runs has no room for them: the check then waits), then the
+    decision."""
+    k = asked(hunt)
+    if k < 2 or read_repeat_check(hunt) is not None:
+        return
+    _, alone = k_fold(hunt)
+    left = CHECK_RUNS - len(alone)
+    if max_runs is not None:
+        left = min(left, max_runs - len(read_journal(hunt)[0]))
+    if left > 0:
+        display.info(f"repeat check: the victim alone {left} times, {k} executions each, to see that its later"
+                     " executions fail no more often than its first (a victim that pollutes itself would mislead)")
+        _run_alone(hunt, runner, left, jobs, deadline, "repeat check: the victim alone, repeated")
+    runs, alone = k_fold(hunt)
+    if len(alone) < CHECK_RUNS:
+        return  # the deadline came first: the check goes on next session
+    state, p = stance(runs, alone)
+    _decide(hunt, runner, display, state, p, runs, alone, choose(alone, k) if state == ON else 1)
+
+
+def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: float | None,
+         room: int | None) -> bool:
+    """With repeats on, at a verdict of `kind`: raises RepeatsOff when the test now rejects them
+    (or a held verdict waited HOLD_MOST runs); True when the verdict is held and a wave of the
+    victim alone ran (ask the search again); False when the verdict stands. `room`: runs left in
+    --max-runs (None: no limit); a held verdict that has no room or time left stands."""
+    runs, alone = k_fold(hunt)
+    state, p = stance(runs, alone, kind)
+    if state == OFF or (state == HOLD and len(alone) >= HOLD_MOST):
+        _decide(hunt, runner, display, OFF, p, runs, alone, 1)
+        raise RepeatsOff
+    if state != HOLD or (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic()):
+        return False
+    display.info(f"repeats: the victim fails on its own in K-fold runs, yet no run of it alone has failed on its"
+                 f" first execution ({len(alone)} runs): running it alone until one does")
+    _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline,
+               "repeats: the victim alone, until a first execution fails")
+    return True
+
+
+def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | None,
+               reason: str) -> None:
+    """The victim alone, `runs` K-fold runs, journaled as the hunt's (one query of one list)."""
+    ids = (hunt.victim,)
+    step = step_for(hunt, ids, read_steps(hunt))
+    entries = len(read_journal(hunt)[0])
+    append_lines(hunt.path / "queries.jsonl", [{"step": step, "runs": runs, "reason": reason, "from": entries}])
+
+    def record(outcome: Any) -> None:
+        append_journal(hunt, [Entry(
+            step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4), outcome.signature,
+            dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"), outcome.hung,
+            None if outcome.executor == "local" else outcome.executor, None,
+            "fork" if runner.mode == "fork" else None, outcome.executions or None)])
+
+    outcomes = runner.run_lists([(ids, runs)], hunt.victim, jobs=jobs, on_outcome=lambda _, o: record(o),
+                                deadline=deadline)
+    errors = [o for _, o in outcomes if o.kind == "error"]
+    if errors:
+        raise UserError(f"step {step} could not run: {errors[0].message}")
+
+
+def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: Sequence[str],
+            alone: Sequence[str], used: int) -> None:
+    """Store the decision (a resumed hunt reads it), say it once, and set the runners' repeats."""
+    k = asked(hunt)
+    first = first_alone(alone)
+    counted = (f"{len(runs)} runs of up to {k} executions, {sum(e[0] == 'r' for e in runs)} reproduced on the"
+               f" first, {sum(e[1:].count('r') for e in runs)} on a later one; alone: {first}/{len(alone)} on the first")
+    if state == OFF:
+        why = (f"later executions fail more often than the first (exact test p={p:.2g} < {ALPHA:g}): the victim"
+               " changes its own odds" if p < ALPHA
+               else f"no run of the victim alone failed on its first execution in {len(alone)} runs")
+        summary = f"off: {why}; every run counts by its first execution ({counted})"
+    elif used < k:
+        summary = (f"{used} execution{'s' if used > 1 else ''} per run, not {k}: the victim alone would fail"
+                   f" more than {Q_MAX:g} of"
+                   f" {k}-fold runs, leaving a polluter no room to double the rate (checked: {counted};"
+                   f" exact test p={p:.2g})")
+    else:
+        summary = f"{k} executions per run (checked: {counted}; exact test p={p:.2g})"
+    data = {"repeat": k, "used": used, "state": state, "summary": summary, "p": p, "alpha": ALPHA,
+            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")
+    display.info(f"repeats: {summary}")
+    set_repeat(runner, used)
+
+
+def hunt_findings(hunt: Hunt, observations: tuple[Observation, ...]) -> tuple[str, ...]:
+    """isolate.hunt.evidence.findings for this hunt's runs (K-fold or not)."""
+    repeat = repeat_of(hunt)
+    if repeat < 2:
+        return findings(observations)
+    alone = k_fold(hunt)[1]
+    return findings(observations, repeat, (first_alone(alone), len(alone)))
+
+
+def set_repeat(runner: Any, k: int) -> None:
+    """Every runner the hunt's runner holds (the automatic mode holds a fresh and a fork one)."""
+    for one in (runner, getattr(runner, "fresh", None), getattr(runner, "fork", None)):
+        if one is not None and hasattr(one, "repeat"):
+            one.repeat = k
+
+
+def repeat_text(hunt: Hunt) -> str:
+    """How the hunt's runs executed the victim, in one line (verdict, status)."""
+    decision = read_repeat_check(hunt)
+    k = asked(hunt)
+    if decision is not None:
+        return str(decision["summary"])
+    return f"{k} executions per run (--repeat-victim; the check has not run yet)"

@@ -1,0 +1,98 @@
+"""The victim repeated in one process (`isolate bisect --repeat-victim K`): when its runs are
+evidence.
+
+A run then executes the victim K times after the list, and fails if any execution reproduced the
+recorded failure. Each run is still one observation of its list: the search's model holds with the
+rates of a K-fold run (a victim failing 1 time in 30 on its own fails about 1 run in 3.5 at
+K = 10), so nothing in the search changes. The first k executions of a K-fold run are exactly a
+k-fold run (the later ones ran after them), so K can be lowered at any time, to 1 included, and
+every run made so far is judged again on its first k executions: nothing is lost.
+
+Two things bound K. The search's "a polluter at least doubles the rate" is then about a K-fold
+run's rate, and a run failing half of the time alone leaves nothing to double: K is lowered so
+that the victim alone fails at most Q_MAX of K-fold runs, by an upper estimate of its rate per
+execution from the check (`choose`). At that rate, doubling a run's rate means raising one
+execution's rate 2 to 2.4 times. And the victim must not change its own odds: a victim that
+pollutes itself (it leaves behind what makes its next execution fail) would fail "on its own" only
+because it ran before itself, and mislead the hunt.
+
+The test of that assumption, `later_p`, uses only what K-fold runs show: given how many of a run's
+K executions reproduced the failure (t), under "the executions are exchangeable" the first one is
+a reproduction with probability t/K. The first executions' reproductions summed over the runs
+follow the convolution of those Bernoulli laws; p is the probability of as few as observed (the
+executions after the first failing more than the first is what misleads; the reverse, a victim
+that fails once and then resets what polluted it, only wastes the repeats). Runs whose executions
+all agree say nothing and drop out, so it is exact and holds whatever ran before the victim and
+however a run's executions depend on each other.
+
+`stance` turns that into what the hunt does: keep repeating, stop (the evidence of K-fold runs is
+dropped and the hunt goes on with single runs), or, before a "fails on its own" verdict whose
+runs of the victim alone never reproduced the failure on a first execution, hold the verdict and
+run the victim alone until one does or the test rejects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+CHECK_RUNS = 20  # K-fold runs of the victim alone before the search starts
+Q_MAX = 0.25  # the most a K-fold run of the victim alone may fail, by `choose`'s estimate
+ALPHA = 0.05  # repeats stop when the first executions reproduce less often than this allows
+
+ON, OFF, HOLD = "on", "off", "hold"
+
+
+def counts(executions: str) -> tuple[int, int, int]:
+    """(K, reproductions, whether the first execution reproduced) of one run's `executions`
+    string (one letter per execution: r reproduced, f failed otherwise, p passed)."""
+    return len(executions), executions.count("r"), int(executions[:1] == "r")
+
+
+def later_p(runs: Iterable[str]) -> float:
+    """One-sided exact p-value that the first executions reproduced the failure as often as the
+    later ones (see the module docstring); 1.0 when no run tells."""
+    law = [1.0]  # law[x]: probability that x first executions reproduced, over the telling runs
+    observed = 0
+    for executions in runs:
+        k, t, first = counts(executions)
+        if k < 2 or t in (0, k):
+            continue
+        chance = t / k
+        law = [a * (1 - chance) + b * chance for a, b in zip(law + [0.0], [0.0] + law)]
+        observed += first
+    return min(1.0, sum(law[: observed + 1]))
+
+
+def choose(alone: Sequence[str], asked: int) -> int:
+    """The most executions per run, up to `asked`, at which the victim alone would fail at most
+    Q_MAX of the runs, with its rate per execution estimated from the runs of it alone (`alone`:
+    their executions) as (reproductions + 1) / (executions + 2), an estimate on the high side."""
+    executions = sum(len(e) for e in alone)
+    rate = (sum(e.count("r") for e in alone) + 1) / (executions + 2)
+    k = 1
+    while k < asked and 1 - (1 - rate) ** (k + 1) <= Q_MAX:
+        k += 1
+    return k
+
+
+def per_execution(rate: float, k: int) -> float:
+    """The rate of one execution, from that of a k-fold run (executions alike and independent)."""
+    return 1 - (1 - min(1.0, rate)) ** (1 / k)
+
+
+def first_alone(alone: Sequence[str]) -> int:
+    """Runs of the victim alone whose first execution reproduced the failure."""
+    return sum(counts(e)[2] for e in alone)
+
+
+def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None) -> tuple[str, float]:
+    """What the hunt does with repeats now, and the test's p: OFF when the first executions
+    reproduced less often than the later ones at ALPHA (`runs`: every K-fold run's executions);
+    HOLD when `verdict` is "fails-alone" or "brittle" (the victim fails on its own, by the K-fold
+    runs) while no run of the victim alone (`alone`) reproduced it on its first execution; else ON."""
+    p = later_p(runs)
+    if p < ALPHA:
+        return OFF, p
+    if verdict in ("fails-alone", "brittle") and alone and not first_alone(alone):
+        return HOLD, p
+    return ON, p

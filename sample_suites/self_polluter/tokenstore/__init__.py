@@ -1,0 +1,1 @@
+"""tokenstore: numbered access tokens, issued per process."""

@@ -1,0 +1,119 @@
+"""`isolate bisect --repeat-victim K` end to end: real stestr runs of sample suites, real hunts.
+
+The contract: every run executes the victim K times at the end of its list (the journal keeps
+what each execution did) after a check of CHECK_RUNS runs of the victim alone; a victim that
+pollutes itself turns repeats off and every run then counts by its first execution, so the
+verdict is the one single runs would give; a victim that fails alone often gets fewer
+executions per run; the setting is fixed once the hunt has runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from isolate.search.repeats import CHECK_RUNS, Q_MAX
+
+SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
+SP_POLLUTER = "tokenstore.tests.test_session.SessionTest.test_login_issues_token"
+FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
+
+
+def self_polluter(tmp_path: Path) -> Path:
+    suite = copy_suite("self_polluter", tmp_path)
+    assert stestr_run(suite).returncode == 1
+    assert isolate(suite, "extract", "--test", SP_VICTIM).returncode == 0
+    return suite
+
+
+def hunt_dir(suite: Path) -> Path:
+    return next((suite / ".isolate").glob("*/"))
+
+
+def journal(suite: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (hunt_dir(suite) / "journal.jsonl").read_text().splitlines()]
+
+
+def test_a_victim_that_pollutes_itself_turns_repeats_off(tmp_path: Path) -> None:
+    suite = self_polluter(tmp_path)
+    proc = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--json", "--max-runs", "300")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == [SP_POLLUTER], verdict
+    check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
+    assert (check["state"], check["repeat"], check["used"]) == ("off", 4, 1), check
+    entries = journal(suite)
+    repeated = [e for e in entries if "executions" in e]
+    # judged on all four executions, the victim alone failed every time: "fails on its own", the
+    # answer repeats would have misled to; on its first execution it never failed
+    assert len(repeated) == CHECK_RUNS and all(e["executions"] == "prrr" and e["reproduced"] for e in repeated)
+    assert all("executions" not in e for e in entries[CHECK_RUNS:])  # single runs after the check
+    assert any(line.startswith("repeats: off: later executions fail more often") for line in verdict["evidence"])
+    assert any(line.startswith("fails 0/") and line.endswith("alone (no predecessors)") for line in verdict["evidence"])
+    assert verdict["findings"] == []
+
+
+def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path: Path) -> None:
+    """The victim fails 1 execution in 20 on its own: K = 16 would make a run of it alone fail
+    more than half of the time, so the check lowers K (to 16 only if its 320 executions alone
+    failed 4 times or fewer: about 1 time in 2,500); the verdict's finding counts first
+    executions only."""
+    suite = copy_suite("fails_alone", tmp_path)
+    for _ in range(30):
+        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
+        proc = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
+        if proc.returncode == 0 and "did not fail" not in proc.stderr:
+            break
+    proc = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "16", "--json", "--confidence", "0.999",
+                   SAMPLE_RACE_RATE="0.05")
+    assert proc.returncode == 3, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "fails-alone", verdict
+    check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
+    assert check["state"] == "on" and 1 < check["used"] < 16, check
+    entries = journal(suite)
+    assert all(len(e["executions"]) == 16 for e in entries[:CHECK_RUNS])
+    assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
+    [finding] = verdict["findings"]
+    assert " alone on a first execution (" in finding and f"runs of {check['used']} executions failed" in finding
+    alone = [e for e in entries if e["outcome"] in ("pass", "fail")]
+    first = sum(e["executions"][0] == "r" for e in alone if e["step"] == entries[0]["step"])
+    assert finding.startswith(f"fails on its own: {first}/")
+    assert verdict["history_runs"] == 0  # stored runs executed the victim once: not K-fold evidence
+    # the rate of a K-fold run alone, as the check chose K, stays near Q_MAX or below
+    k_fold_alone = [e["executions"][:check["used"]] for e in alone if e["step"] == entries[0]["step"]]
+    assert sum("r" in e for e in k_fold_alone) / len(k_fold_alone) < Q_MAX + 0.25
+
+
+def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path) -> None:
+    suite = self_polluter(tmp_path)
+    first = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--max-runs", "5", "--json")
+    # the budget ran out within the check; its 5 runs were enough to turn repeats off, and on their
+    # first executions the victim never failed
+    assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
+    assert len(journal(suite)) == 5 and json.loads((hunt_dir(suite) / "repeat-check.json").read_text())["used"] == 1
+    assert_user_error(isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "3"), "--repeat-victim 3",
+                      "this hunt's 4")
+    assert_user_error(isolate(suite, "bisect", SP_VICTIM, "--strategy", "manual"), "--strategy manual")
+    resumed = isolate(suite, "bisect", SP_VICTIM, "--max-runs", "300", "--json")  # single runs from here
+    assert resumed.returncode == 0, resumed.stderr
+    assert sum("executions" in e for e in journal(suite)) == 5
+    assert json.loads(resumed.stdout)["culprits"] == [SP_POLLUTER]
+
+
+def test_an_interrupted_check_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    suite = copy_suite("fails_alone", tmp_path)
+    for _ in range(30):
+        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
+        proc = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
+        if proc.returncode == 0 and "did not fail" not in proc.stderr:
+            break
+    first = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "3", "--max-runs", "7", SAMPLE_RACE_RATE="0")
+    assert first.returncode in (4, 5) and not (hunt_dir(suite) / "repeat-check.json").exists(), first.stderr
+    resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "30", "--json", SAMPLE_RACE_RATE="0")
+    assert resumed.returncode == 4, resumed.stderr  # never fails at rate 0
+    entries = journal(suite)
+    assert [len(e["executions"]) for e in entries[:CHECK_RUNS]] == [3] * CHECK_RUNS, entries
+    check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
+    assert (check["state"], check["used"]) == ("on", 3)

@@ -1,0 +1,59 @@
+"""The policy of repeating the victim in one process (isolate.search.repeats): pure functions."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from isolate.search.repeats import ALPHA, HOLD, OFF, ON, Q_MAX, choose, later_p, per_execution, stance
+
+
+def test_runs_whose_executions_agree_say_nothing() -> None:
+    assert later_p(["pppp", "rrrr", "pp"]) == 1.0
+    assert later_p([]) == 1.0
+
+
+def test_a_victim_that_fails_only_after_itself_is_rejected() -> None:
+    # first execution passes, the three after it fail: under exchangeability the first fails
+    # with probability 3/4 in each run, so none in ten has probability (1/4)^10
+    assert math.isclose(later_p(["prrr"] * 10), 0.25 ** 10)
+    assert stance(["prrr"] * 10, ["prrr"] * 10)[0] == OFF
+
+
+def test_the_exact_p_value_sums_the_lower_tail() -> None:
+    # two telling runs, t = 1 of 2 and t = 2 of 4: the first reproduced in neither
+    assert math.isclose(later_p(["pr", "pprr"]), 0.5 * 0.5)
+    # one of them on its first: P(X <= 1) = 1 - P(both) = 1 - 0.25
+    assert math.isclose(later_p(["rp", "pprr"]), 0.75)
+
+
+def test_independent_executions_are_rejected_at_about_alpha() -> None:
+    """The test is exact: on exchangeable executions it rejects at most ALPHA of the time."""
+    rng = random.Random(7)
+    rejected = 0
+    trials = 2000
+    for _ in range(trials):
+        runs = ["".join("r" if rng.random() < 0.2 else "p" for _ in range(5)) for _ in range(20)]
+        rejected += later_p(runs) < ALPHA
+    assert rejected / trials <= ALPHA + 0.01, rejected
+
+
+def test_choose_keeps_a_run_of_the_victim_alone_mostly_passing() -> None:
+    assert choose(["p" * 10] * 20, 10) == 10  # never fails alone: nothing to double, keep K
+    assert choose(["rprpr"] * 20, 5) == 1  # fails 60% of executions: one is all it can take
+    k = choose(["p" * 9 + "r"] * 7 + ["p" * 10] * 13, 10)  # 7 of 200 executions
+    rate = 8 / 202
+    assert 1 < k < 10 and 1 - (1 - rate) ** k <= Q_MAX < 1 - (1 - rate) ** (k + 1)
+
+
+def test_per_execution_inverts_a_k_fold_rate() -> None:
+    assert math.isclose(per_execution(1 - 0.9 ** 5, 5), 0.1)
+    assert math.isclose(per_execution(0.3, 1), 0.3)
+
+
+def test_a_fails_alone_verdict_waits_for_a_first_execution() -> None:
+    later_only = ["pprp", "pppp", "ppppp"[:4]]
+    assert stance(later_only, later_only, "fails-alone")[0] == HOLD
+    assert stance(later_only, later_only, "polluter")[0] == ON
+    with_first = ["rppp", "pprp", "pppp"]
+    assert stance(with_first, with_first, "fails-alone")[0] == ON
