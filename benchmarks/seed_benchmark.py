@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/seed_benchmark.py [--trials 3] [--predecessors 513] [--rate 0.0333] [--jobs 2]
+    python benchmarks/seed_benchmark.py [--trials 3] [--predecessors 513] [--rate 0.0333] [--jobs 2] [--configs ...]
 
 The seed: a victim that fails on its own about 1 time in 30, after 513 quick predecessors in one
 worker, and no polluter. This script generates such a stestr suite in a temporary directory
@@ -15,6 +15,8 @@ from a fresh `isolate extract --force` and hunts to a verdict:
 - `isolate` — `isolate bisect VICTIM` as a user runs it (no mode given: fresh processes until
   the fork check on its first lists, then the fork server if they agree);
 - `isolate --no-fork-server` — the same search, fresh processes throughout;
+- `isolate --repeat-victim 10` — as `isolate`, every run executing the victim up to 10 times
+  (the check may lower it; each execution draws anew, as a real race would);
 - `manual` — `isolate bisect VICTIM --strategy manual` (the halving recipe, fresh processes).
 
 The victim draws from `random.Random(f"{trial}:{n}")`, n counting its runs in the trial (a
@@ -42,7 +44,8 @@ from typing import Any
 BIN = Path(sys.executable).parent
 PACKAGE = "seedsuite"
 VICTIM = f"{PACKAGE}.tests.test_zz_flush.FlushTest.test_flush_keeps_every_record"
-CONFIGS = {"isolate": [], "isolate --no-fork-server": ["--no-fork-server"], "manual": ["--strategy", "manual"]}
+CONFIGS = {"isolate": [], "isolate --no-fork-server": ["--no-fork-server"],
+           "isolate --repeat-victim 10": ["--repeat-victim", "10"], "manual": ["--strategy", "manual"]}
 
 VICTIM_MODULE = '''import fcntl
 import os
@@ -131,21 +134,27 @@ def main() -> int:
     ap.add_argument("--predecessors", type=int, default=513)
     ap.add_argument("--rate", type=float, default=0.0333, help="the victim's failure rate on its own")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS),
+                    help="which configurations to run (manual is always run: the ratios are to it)")
     args = ap.parse_args()
+    chosen = {name: CONFIGS[name] for name in CONFIGS if name in args.configs or name == "manual"}
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "SEED_RATE": str(args.rate)}
-    results: dict[str, list[dict[str, Any]]] = {name: [] for name in CONFIGS}
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in chosen}
     with tempfile.TemporaryDirectory(prefix="isolate-seed-bench-") as tmp:
         suite = Path(tmp) / "seed"
         generate(suite, args.predecessors)
         record(suite, env)
         for trial in range(1, args.trials + 1):
-            for name, flags in CONFIGS.items():
+            for name, flags in chosen.items():
                 data = hunt(suite, {**env, "SEED_TRIAL": str(trial)}, flags, args.jobs)
                 results[name].append(data)
                 modes = data.get("runs_by_mode", {})
                 print(f"trial {trial} {name:26} {data['verdict']:14} {data['runs']:>5} runs {data['seconds']:>7.1f} s"
                       f" (command {data['wall']:.1f} s, fresh runs span {data['fresh_span']:.1f} s)  fresh/fork runs {modes.get('fresh', '?')}/{modes.get('fork', '?')}"
                       f"  mode: {data.get('mode', '?')}", flush=True)
+                repeats = [line for line in data.get("evidence", []) if line.startswith("repeats: ")]
+                if repeats:
+                    print(f"    {repeats[0][:300]}", flush=True)
     print()
     print(f"seed: {args.predecessors} predecessors, victim fails alone at {args.rate}, no polluter;"
           f" {args.trials} trials, --jobs {args.jobs}")

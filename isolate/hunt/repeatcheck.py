@@ -28,9 +28,7 @@ from isolate.hunt.journal import Entry, append_journal, append_lines, read_journ
 from isolate.hunt.evidence import findings
 from isolate.hunt.store import REPEAT_CHECK, Hunt, read_repeat_check, read_steps, repeat_of, step_for
 from isolate.search.model import Observation
-from isolate.search.repeats import ALPHA, CHECK_RUNS, HOLD, OFF, ON, Q_MAX, choose, first_alone, stance
-
-HOLD_MOST = 200  # runs of the victim alone a held "fails on its own" verdict may wait for
+from isolate.search.repeats import ALPHA, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, choose, first_alone, stance
 
 
 class RepeatsOff(Exception):

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-CHECK_RUNS = 20  # K-fold runs of the victim alone before the search starts
+CHECK_RUNS = 10  # K-fold runs of the victim alone before the search starts
 Q_MAX = 0.25  # the most a K-fold run of the victim alone may fail, by `choose`'s estimate
+HOLD_MOST = 200  # runs of the victim alone a held "fails on its own" verdict may wait for
 ALPHA = 0.05  # repeats stop when the first executions reproduce less often than this allows
 
 ON, OFF, HOLD = "on", "off", "hold"

@@ -36,6 +36,8 @@ class Cause:
     rate: float
     cleaner: int = -1  # a test after the members that undoes the pollution...
     clean_rate: float = 0.0  # ...with this probability
+    per_run: bool = False  # the victim repeated in one process: `rate` is drawn once a run (the
+    # members leave the state behind or not; every execution then fails alike), not per execution
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Truth:
     acceptable: tuple[frozenset[int], ...] = ()
     setters: tuple[Cause, ...] = ()  # a brittle victim's: once run, it passes with `rate`
     cleaning: bool = False  # the cleaner search's view (cleaner_suite): `answer` is the cleaners
+    self_rate: float = 0.0  # a victim that pollutes itself: each execution after its first fails at this rate too
 
     def fail_probability(self, included: frozenset[int]) -> float:
         survive = 1.0 - self.background
@@ -304,6 +307,99 @@ def cleaner_suite(suite: Suite, polluter: frozenset[int]) -> Suite:
 
 
 # ---------------------------------------------------------------------------
+# The victim repeated in one process (--repeat-victim; the policy is isolate.search.repeats)
+
+
+def executions(truth: Truth, included: frozenset[int], k: int, rng: random.Random) -> str:
+    """One run that executes the victim k times after `included`: each execution's r (failed) or
+    p. A per-run cause acts on all of a run's executions or none; the others, the background and
+    the self-pollution after the first execution are drawn per execution."""
+    per_run = [c for c in truth.causes if c.per_run and c.members <= included]
+    stuck = any(rng.random() < c.rate for c in per_run)
+    f = truth.fail_probability(included) if not per_run else Truth(
+        tuple(c for c in truth.causes if not c.per_run), truth.background, truth.answer).fail_probability(included)
+    out = []
+    for j in range(k):
+        fail = stuck or rng.random() < f or (j > 0 and rng.random() < truth.self_rate)
+        out.append("r" if fail else "p")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class RepeatTrial:
+    """A simulated hunt with the victim repeated: the Trial, the executions per run it ended
+    with, and whether the check turned repeats off."""
+
+    trial: Trial
+    used: int
+    off: bool
+
+
+def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
+                 check: bool = True) -> RepeatTrial:
+    """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
+    of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
+    first `used` executions, the test again at every verdict, a "fails on its own" verdict held
+    until a first execution alone failed. `check=False` is the ablation: K-fold runs taken as
+    they come, no check at all. One worker: a query's lists run one after another."""
+    from isolate.search.repeats import CHECK_RUNS, HOLD, HOLD_MOST, OFF, choose, stance
+
+    problem, truth = suite.problem, suite.truth
+    runs: list[tuple[frozenset[int], str]] = []  # every run: its predecessors, its executions
+    wall = 0.0
+
+    def cost(included: frozenset[int], k: int) -> float:
+        return run_cost(problem, included) + (k - 1) * problem.victim_duration
+
+    def run(included: frozenset[int], k: int, times: int, until_failure: bool) -> None:
+        nonlocal wall
+        for _ in range(times):
+            runs.append((included, executions(truth, included, k, rng)))
+            wall += cost(included, k)
+            if until_failure and "r" in runs[-1][1]:
+                break
+
+    alone = frozenset[int]()
+    used = asked
+    off = False
+    if asked > 1 and check:
+        run(alone, asked, CHECK_RUNS, False)
+        state, _ = stance([e for _, e in runs], [e for _, e in runs])
+        used = choose([e for _, e in runs], asked) if state != OFF else 1
+        off = state == OFF
+    while True:
+        seen = replace(problem, victim_duration=problem.victim_duration * used)
+        obs: list[Observation] = []  # consecutive alike runs as one observation with a count
+        for inc, e in runs:
+            failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
+            if obs and obs[-1].included == inc and obs[-1].failed == failed:
+                last = obs[-1]
+                obs[-1] = Observation(inc, failed, last.seconds + secs, last.count + 1)
+            else:
+                obs.append(Observation(inc, failed, secs))
+        step = decide(seen, obs, settings)
+        if isinstance(step, Verdict):
+            if used < 2 or not check:
+                break
+            k_fold = [e for _, e in runs if len(e) > 1]
+            by_alone = [e for inc, e in runs if not inc and len(e) > 1]
+            state, _ = stance(k_fold, by_alone, step.kind)
+            if state == OFF or (state == HOLD and len(by_alone) >= HOLD_MOST):
+                used, off = 1, True
+                continue
+            if state == HOLD:
+                run(alone, used, 1, False)
+                continue
+            break
+        for included, times in step.lists():
+            run(frozenset(included), used, times, step.until_failure and not step.alongside)
+    culprits = frozenset(step.culprits)
+    seconds = sum(cost(inc, len(e)) for inc, e in runs)
+    return RepeatTrial(Trial(step.kind, culprits, step.confidence, judge(truth, step.kind, culprits), len(runs),
+                             seconds, 0, wall), used, off)
+
+
+# ---------------------------------------------------------------------------
 # The scenario grid of design.md §6
 
 SCENARIOS: tuple[str, ...] = (
@@ -352,7 +448,18 @@ def make_suite(
 
 
 def scenario(name: str, n: int, rng: random.Random) -> Suite:
-    """A random suite of the named scenario (positions, durations and start-up drawn)."""
+    """A random suite of the named scenario (positions, durations and start-up drawn). Two
+    modifiers matter only with the victim repeated in one process: `s=RATE`, a victim that
+    pollutes itself (each execution after its first also fails at RATE), and the word `per-run`,
+    causes whose pollution is drawn once a run rather than per execution of the victim."""
+    words = name.split()
+    suite = _scenario(" ".join(w for w in words if w != "per-run" and not w.startswith("s=")), n, rng)
+    self_rate = next((_rate(w[2:]) for w in words if w.startswith("s=")), 0.0)
+    causes = tuple(replace(c, per_run=True) for c in suite.truth.causes) if "per-run" in words else suite.truth.causes
+    return replace(suite, truth=replace(suite.truth, causes=causes, self_rate=self_rate))
+
+
+def _scenario(name: str, n: int, rng: random.Random) -> Suite:
     kind, _, rest = name.partition(" ")
     params = dict(part.split("=") for part in rest.split() if "=" in part)
     if kind == "single":
