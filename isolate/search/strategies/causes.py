@@ -38,6 +38,7 @@ from isolate.search.model import (
     counts,
     evidence_lines,
     fit_runs,
+    fits,
     label,
     round_batch,
     run_cost,
@@ -180,7 +181,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             more = threshold.beside(th, problem, batch - check.runs)
             both = replace(check, until_failure=False, alongside=more,
                            reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
-            if more and _fits(problem, both, budget):
+            if more and fits(problem, both, budget):
                 return both, ()
             # a whole batch of the rest (rounded up, as far as the budget holds)
             k = fit_runs(round_batch(check.runs, batch), run_cost(problem, check.included), budget)
@@ -206,7 +207,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if mass >= settings.confidence or not (isinstance(step, _End) and step.kind == "undecided"):
             return step, leaders
     query = threshold.choose(th, problem, settings, batch, t.total_runs)
-    if query.alongside and not _fits(problem, query, budget):  # then one list at a time
+    if query.alongside and not fits(problem, query, budget):  # then one list at a time
         query = threshold.choose(th, problem, settings, 1, t.total_runs)
     k = fit_runs(query.runs, run_cost(problem, query.included), budget)
     if k < 1:
@@ -251,13 +252,6 @@ def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], set
     who = label(everything, weakest.tests)
     return Query(weakest.tests, k, f"how surely does {who} fail it? {k} runs of it alone before the victim make the"
                                    " check for further causes shorter", until_failure=False)
-
-
-def _fits(problem: Problem, query: Query, budget: tuple[float, float]) -> bool:
-    runs_left, secs_left = budget
-    lists = query.lists()
-    return (sum(r for _, r in lists) <= runs_left
-            and sum(r * run_cost(problem, s) for s, r in lists) <= secs_left + 1e-9)
 
 
 def wilson_low(fails: float, runs: float, z: float = 1.645) -> float:
