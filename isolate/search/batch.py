@@ -16,19 +16,23 @@ from itertools import accumulate
 from typing import Sequence
 
 
-def picks(weights: Sequence[float], beyond: float, lists: int, cost: Sequence[float], longest: int) -> list[int]:
+def picks(weights: Sequence[float], beyond: float, lists: int, cost: Sequence[float], longest: int,
+          shortest: int = 1) -> list[int]:
     """Up to `lists` prefix lengths (at most `longest`) to run at once.  `weights[j]` is the mass
     of "the prefix of length j + 1 is the first to fail", `beyond` the mass of "none does", and
     `cost[k]` the seconds of one run of the prefix of length k.  A batch lasts as long as its
     longest prefix, so for each candidate longest prefix K the others split the mass below K at
     its quantiles, and the K whose split tells most (the entropy of where the answer falls among
-    the segments, as if outcomes were certain) per second of its run wins."""
+    the segments, as if outcomes were certain) per second of its run wins.  The longest prefix is
+    at least `shortest`: the list one worker would run, so that the batch's other lists add to
+    it (a cheap batch of short lists holding little mass can tell almost nothing on flaky runs,
+    batch after batch)."""
     cdf = list(accumulate(weights, initial=0.0))  # cdf[k]: mass of "prefix k fails"
     total = cdf[-1] + beyond
     best: tuple[float, list[int]] = (-1.0, [longest])
     if total <= 0.0:
         return best[1]
-    for top in range(1, longest + 1):
+    for top in range(max(1, min(shortest, longest)), longest + 1):
         if top < longest and cdf[top] <= cdf[top - 1] and top > 1:
             continue  # a longer prefix with no more mass below it only costs more
         chosen = quantiles(cdf, top, lists)

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import random
 import statistics
+from dataclasses import replace
 
 from isolate.search.decide import decide
-from isolate.search.model import Observation, Query, Settings
-from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_batch, trial
+from isolate.search.model import Observation, Query, Settings, Verdict, round_batch, run_cost
+from isolate.search.simulate import (
+    Cause,
+    Suite,
+    Truth,
+    hunt,
+    judge,
+    make_problem,
+    scenario,
+    simulate_batch,
+    trial,
+)
 from isolate.search.threshold import cost_chain
 
 
@@ -82,3 +93,48 @@ def test_a_batch_of_several_lists_lasts_as_long_as_its_slowest_list() -> None:
     obs, wall = simulate_batch(s, alone, random.Random(0), batch=4)
     one = s.problem.startup + s.problem.victim_duration + sum(s.problem.durations[:41])
     assert sum(o.count for o in obs) == 1 and abs(wall - one) < 1e-9
+
+
+# ---------------------------------------------------------------------------
+# Batches beyond the chain search: the single/pair search inside a prefix, the reproduction wave
+
+
+def copies_wall(s: Suite, settings: Settings, rng: random.Random, w: int) -> tuple[bool, float]:
+    """The ablation: each query as one worker would choose it, repeated in waves of W."""
+    obs: list[Observation] = []
+    wall = 0.0
+    while True:
+        step = decide(s.problem, obs, settings, batch=1)
+        if isinstance(step, Verdict):
+            return judge(s.truth, step.kind, frozenset(step.culprits)), wall
+        got, secs = simulate_batch(s, replace(step, runs=round_batch(step.runs, w)), rng, w)
+        obs += got
+        wall += secs
+
+
+def test_the_search_inside_a_prefix_runs_nested_lists_of_suspects_at_once() -> None:
+    s = suite(40, 30, rate=0.5)
+    q = decide(s.problem, reproduced(s), Settings(strategy="single"), batch=8)
+    assert isinstance(q, Query)
+    lists = q.lists()
+    assert len(lists) >= 2 and sum(r for _, r in lists) == 8 and not q.until_failure
+    sets = [set(inc) for inc, _ in lists]
+    assert all(a < b for a, b in zip(sets, sets[1:]))  # prefixes of one ordering of the suspects
+    assert "suspicion" in q.reason
+    one = decide(s.problem, reproduced(s), Settings(strategy="single"), batch=1)
+    assert isinstance(one, Query) and one.alongside == () and one.until_failure
+
+
+def test_batches_inside_a_prefix_beat_copies_of_one_list_with_the_same_answers() -> None:
+    settings = Settings(strategy="single")  # no chain search: only the search inside a prefix
+    for name, factor in (("pair p=0.5", 0.9), ("single p=1", 0.9)):
+        batched: list[float] = []
+        copied: list[float] = []
+        for seed in range(8):
+            s = scenario(name, 50, random.Random(f"s|{seed}"))
+            t = trial(s, settings, random.Random(f"r|{seed}"), batch=8)
+            right, wall = copies_wall(s, settings, random.Random(f"r|{seed}"), 8)
+            assert t.correct and right, (name, seed)
+            batched.append(t.wall)
+            copied.append(wall)
+        assert statistics.mean(batched) < factor * statistics.mean(copied), (name, batched, copied)
