@@ -158,10 +158,10 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
             key=lambda k: (scores[k] / cost[k], -cost[k]))
     acts = [(wj, pj if j < k else qj) for j, (wj, pj, qj) in enumerate(zip(w, p, q))]
     acts.append((th.beyond, th.beyond_q))
-    if not verifying and batch > 1:
+    if not verifying and batch > 1 and k > 0:
         lists = batch // spread_runs(acts, settings, runs_so_far, 1)
         if lists > 1:
-            return _split(th, lists, batch, cost, fail_p)
+            return _split(th, lists, batch, cost, fail_p, k)
     runs = spread_runs(acts, settings, runs_so_far, batch)
     if verifying:
         runs = round_batch(passes_to_target(acts, lead_w, _predicted(th, lead, k), settings.confidence, runs),
@@ -170,11 +170,13 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
     return Query(included, runs, _reason(k, m, cost[k], scores[k], fail_p[k]))
 
 
-def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float]) -> Query:
-    """Up to `lists` prefixes to run at once (see _picks); the batch's runs are shared out
-    evenly, the quickest lists first."""
+def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float],
+           shortest: int) -> Query:
+    """Up to `lists` prefixes to run at once (see _picks), the longest at least `shortest` (the
+    prefix one worker would run); the batch's runs are shared out evenly, the quickest lists
+    first."""
     m = len(th.chain)
-    picks = _picks(th, lists, cost, m)
+    picks = _picks(th, lists, cost, m, shortest)
     runs = share(batch, len(picks))
     queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
     shown = ", ".join(str(k) for k in picks)
@@ -198,10 +200,10 @@ def beside(th: Threshold, problem: Problem, slots: int) -> tuple[tuple[tuple[int
     return tuple((tuple(sorted(th.chain[:k])), 1) for k in _picks(th, slots, cost, m - 1))
 
 
-def _picks(th: Threshold, lists: int, cost: Sequence[float], longest: int) -> list[int]:
+def _picks(th: Threshold, lists: int, cost: Sequence[float], longest: int, shortest: int = 1) -> list[int]:
     """Up to `lists` prefix lengths (at most `longest`) to run at once (batch.picks on the
     chain's posterior)."""
-    return batch_picks(th.weights, th.beyond, lists, cost, longest)
+    return batch_picks(th.weights, th.beyond, lists, cost, longest, shortest)
 
 
 def _predicted(th: Threshold, j: int, k: int) -> float:

@@ -138,3 +138,26 @@ def test_batches_inside_a_prefix_beat_copies_of_one_list_with_the_same_answers()
             batched.append(t.wall)
             copied.append(wall)
         assert statistics.mean(batched) < factor * statistics.mean(copied), (name, batched, copied)
+
+
+def test_a_batch_of_prefixes_is_never_shorter_than_the_list_one_worker_would_run() -> None:
+    # A victim failing at its own 5% rate, with two failures that point late in the chain
+    # (prefix counts of a hunt that once ran to its budget this way): one worker runs the 46
+    # quickest; two workers ran the 31 and 39 quickest, which hold almost none of the mass and
+    # said nothing new, batch after batch.
+    s = scenario("none q=0.05", 50, random.Random("none q=0.05|50|13"))
+    chain = cost_chain(s.problem)
+    seen = {10: (0, 1), 17: (0, 1), 18: (0, 1), 19: (0, 1), 25: (0, 1), 27: (0, 1), 28: (0, 1), 29: (0, 1),
+            31: (0, 1), 32: (0, 8), 33: (0, 3), 34: (0, 3), 35: (0, 3), 36: (0, 2), 37: (0, 1), 38: (0, 2),
+            39: (1, 17), 40: (0, 1), 50: (1, 1)}
+    obs: list[Observation] = []
+    for k, (fails, runs) in seen.items():
+        prefix = frozenset(chain[:k])
+        if fails:
+            obs.append(Observation(prefix, True, 1.0, fails))
+        if runs > fails:
+            obs.append(Observation(prefix, False, 1.0, runs - fails))
+    one = decide(s.problem, obs, Settings(), batch=1)
+    two = decide(s.problem, obs, Settings(), batch=2)
+    assert isinstance(one, Query) and isinstance(two, Query)
+    assert max(len(inc) for inc, _ in two.lists()) >= len(one.included), (len(one.included), two.lists())
