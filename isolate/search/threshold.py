@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Sequence
 
-from isolate.search.batch import picks as batch_picks, share
+from isolate.search.batch import picks as batch_picks, quantiles, share
 from isolate.search.information import h2, kl
 from isolate.search.model import Problem, Query, Settings, round_batch
 from isolate.search.choose import passes_to_target, spread_runs
@@ -198,6 +198,18 @@ def beside(th: Threshold, problem: Problem, slots: int) -> tuple[tuple[tuple[int
     for i in th.chain:
         cost.append(cost[-1] + problem.durations[i])
     return tuple((tuple(sorted(th.chain[:k])), 1) for k in _picks(th, slots, cost, m - 1))
+
+
+def spread(th: Threshold, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Up to `slots` prefixes shorter than the whole chain, one run each, that split the chain's
+    mass evenly: for free places beside a run of the whole chain, where a longer prefix costs
+    no more wall time than a short one."""
+    m = len(th.chain)
+    if slots < 1 or m < 2:
+        return ()
+    cdf = list(accumulate(th.weights, initial=0.0))
+    chosen = [k for k in quantiles(cdf, m, slots + 1) if 0 < k < m]
+    return tuple((tuple(sorted(th.chain[:k])), 1) for k in chosen)
 
 
 def _picks(th: Threshold, lists: int, cost: Sequence[float], longest: int, shortest: int = 1) -> list[int]:

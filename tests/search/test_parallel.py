@@ -140,6 +140,33 @@ def test_batches_inside_a_prefix_beat_copies_of_one_list_with_the_same_answers()
         assert statistics.mean(batched) < factor * statistics.mean(copied), (name, batched, copied)
 
 
+def test_the_first_reproduction_wave_also_runs_prefixes_that_split_the_chain() -> None:
+    s = suite(200, 150)
+    n = len(s.problem.predecessors)
+    q = decide(s.problem, [], Settings(), batch=8)
+    assert isinstance(q, Query) and not q.until_failure
+    (whole, copies), *beside = q.lists()
+    assert whole == tuple(range(n)) and copies == 4 and len(beside) == 4
+    chain = cost_chain(s.problem)
+    sizes = [len(inc) for inc, _ in beside]
+    assert sizes == [40, 80, 120, 160]  # the chain's prior mass split evenly
+    assert all(inc == tuple(sorted(chain[:len(inc)])) and r == 1 for inc, r in beside)
+    # the wave lasts as long as the whole list: the prefixes cost no wall time
+    obs, wall = simulate_batch(s, q, random.Random(0), batch=8)
+    assert abs(wall - run_cost(s.problem, whole)) < 1e-9
+    # the next round starts between the prefix that passed and the one that failed
+    position = chain.index(150) + 1
+    passed = max(k for k in sizes if k < position)
+    failed = min(k for k in sizes if k >= position)
+    nxt = decide(s.problem, obs, Settings(), batch=8)
+    assert isinstance(nxt, Query)
+    assert all(passed < len(inc) <= failed for inc, _ in nxt.lists()), (passed, failed, nxt.lists())
+    # two workers keep both places for the whole list; one worker is unchanged
+    for w in (1, 2):
+        first = decide(s.problem, [], Settings(), batch=w)
+        assert isinstance(first, Query) and first.alongside == () and first.included == whole
+
+
 def test_a_batch_of_prefixes_is_never_shorter_than_the_list_one_worker_would_run() -> None:
     # A victim failing at its own 5% rate, with two failures that point late in the chain
     # (prefix counts of a hunt that once ran to its budget this way): one worker runs the 46
