@@ -187,23 +187,13 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
     return Query(first, r0, reason, until_failure=not rest, alongside=rest)
 
 
-def beside(th: Threshold, problem: Problem, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Prefixes shorter than the whole chain, one run each, for `slots` free places in a batch
-    that runs the whole chain anyway (the stop check): should it fail, the next round starts
-    from their runs instead of from nothing; should it pass, they cost no wall time."""
-    m = len(th.chain)
-    if slots < 1 or m < 2:
-        return ()
-    cost = [problem.startup + problem.victim_duration]
-    for i in th.chain:
-        cost.append(cost[-1] + problem.durations[i])
-    return tuple((tuple(sorted(th.chain[:k])), 1) for k in _picks(th, slots, cost, m - 1))
-
-
 def spread(th: Threshold, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Up to `slots` prefixes shorter than the whole chain, one run each, that split the chain's
-    mass evenly: for free places beside a run of the whole chain, where a longer prefix costs
-    no more wall time than a short one."""
+    mass evenly, for free places in a batch that runs the whole chain anyway (the first
+    reproduction wave, the stop check): should it fail, the next round starts from their runs
+    instead of from nothing; should it pass, they cost no wall time.  Beside the whole chain a
+    long prefix costs no more wall time than a short one, so their lengths follow the mass alone
+    (not its share per second, as in a batch of prefixes only)."""
     m = len(th.chain)
     if slots < 1 or m < 2:
         return ()

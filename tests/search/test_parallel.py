@@ -188,3 +188,27 @@ def test_a_batch_of_prefixes_is_never_shorter_than_the_list_one_worker_would_run
     two = decide(s.problem, obs, Settings(), batch=2)
     assert isinstance(one, Query) and isinstance(two, Query)
     assert max(len(inc) for inc, _ in two.lists()) >= len(one.included), (len(one.included), two.lists())
+
+
+def test_the_stop_check_runs_prefixes_that_split_the_rest_of_the_chain_beside_it() -> None:
+    # a cause early in the chain: what the next round would search is spread over the rest
+    s = suite(200, 10)
+    obs: list[Observation] = []
+    rng = random.Random(3)
+    for _ in range(40):
+        q = decide(s.problem, obs, Settings(), batch=8)
+        assert isinstance(q, Query)
+        if q.reason.startswith("without the causes found") and q.alongside:
+            break
+        obs += simulate_batch(s, q, rng, batch=8)[0]
+    else:
+        raise AssertionError("no stop check with prefixes beside it")
+    rest = tuple(i for i in range(200) if i != 10)
+    assert q.included == rest
+    sizes = [len(inc) for inc, _ in q.alongside]
+    assert sizes == sorted(set(sizes)) and len(sizes) >= 2, sizes
+    # beside the rest's run a long prefix costs no more wall time than a short one: the free
+    # places split where the mass is (all of the rest), not only its cheap start
+    assert max(sizes) > len(rest) / 2, sizes
+    _, wall = simulate_batch(s, q, random.Random(0), batch=8)
+    assert abs(wall - run_cost(s.problem, q.included)) < 1e-9

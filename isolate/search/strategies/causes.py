@@ -182,7 +182,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if isinstance(check, Query) and batch > 1:
             # free places in the batch: the next round's first prefixes, in case the rest fails
             th = threshold.infer(chain, t, settings, settings.prior_none, weight)
-            more = threshold.beside(th, problem, batch - check.runs)
+            more = threshold.spread(th, batch - check.runs)
             both = replace(check, until_failure=False, alongside=more,
                            reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
             if more and fits(problem, both, budget):
