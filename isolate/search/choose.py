@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Sequence
 
+from isolate.search.batch import picks, share
 from isolate.search.information import h2, kl
 from isolate.search.model import Problem, Query, Settings, round_batch, run_cost
 from isolate.search.posterior import Answer, Cells, Posterior
@@ -189,6 +191,13 @@ def choose(
             chosen.extend(sorted_members[c][:kk])
         included = tuple(sorted(chosen))
     acts = _activations(cl, _cells_in(cells, included))
+    if not alone and batch > 1 and o >= 0 and included:
+        lists = batch // spread_runs(acts, settings, runs_so_far, 1)
+        shortest = sum(len(cells.members[cell]) for cell in orders[o][:t]) + (kk if c >= 0 else 0)
+        split = (_split(problem, cells, cl, orders[o], sorted_members, lists, batch, shortest)
+                 if lists > 1 else None)
+        if split is not None:
+            return split
     runs = spread_runs(acts, settings, runs_so_far, batch)
     if alone:  # verifying: no more passes than would carry the leader to the target
         lead = best[0]
@@ -197,6 +206,52 @@ def choose(
                                    settings.confidence, runs)
         runs = round_batch(enough, batch)
     return Query(included, runs, _reason(problem, included, mass, cost, mi))
+
+
+def _split(problem: Problem, cells: Cells, cl: _Classes, order: list[int], sorted_members: list[list[int]],
+           lists: int, batch: int, shortest: int) -> Query | None:
+    """Up to `lists` prefixes of the suspects' ordering to run at once, instead of `batch` copies
+    of one list: after the batch, the answer lies between two neighbours (batch.picks), the
+    longest at least `shortest` (the prefix one worker would run).  The batch's runs are shared
+    out evenly, the quickest lists first.  None when one list is best."""
+    chain, weights = _chain(cells, cl, order, sorted_members)
+    cost = [problem.startup + problem.victim_duration]
+    for i in chain:
+        cost.append(cost[-1] + problem.durations[i])
+    chosen = picks(weights, max(0.0, 1.0 - sum(weights)), lists, cost, len(chain), shortest)
+    if len(chosen) < 2:
+        return None
+    runs = share(batch, len(chosen))
+    queries = [(tuple(sorted(chain[:k])), r) for k, r in zip(chosen, runs) if r > 0]
+    n = len(problem.predecessors)
+    cdf = list(accumulate(weights, initial=0.0))
+    reason = (f"{len(queries)} lists at once, {', '.join(str(k) for k in chosen)} of {n} predecessors holding "
+              f"{', '.join(f'{cdf[k]:.0%}' for k in chosen)} of the suspicion (up to {cost[chosen[-1]]:.1f} s per run)")
+    (first, r0), rest = queries[0], tuple(queries[1:])
+    return Query(first, r0, reason, until_failure=not rest, alongside=rest)
+
+
+def _chain(cells: Cells, cl: _Classes, order: list[int], sorted_members: list[list[int]]
+           ) -> tuple[list[int], list[float]]:
+    """The predecessors along an ordering of the cells (each cell's quickest first), and the
+    suspicion each adds to its prefix: its share of its cell's singles, of the pairs inside its
+    cell, and of the pairs whose partner is in an earlier cell."""
+    k = len(cells.members)
+    inside = [False] * k
+    chain: list[int] = []
+    weights: list[float] = []
+    for c in order:
+        cross = sum(w for d, w, _, _ in cl.nb[c] if inside[d])
+        inside[c] = True
+        single, pairs = cl.s[c][0], cl.w[c][0]
+        size = len(sorted_members[c])
+        before = 0.0
+        for kk, i in enumerate(sorted_members[c], start=1):
+            upto = kk / size * (single + cross) + (kk * (kk - 1) / (size * (size - 1)) * pairs if size > 1 else 0.0)
+            chain.append(i)
+            weights.append(upto - before)
+            before = upto
+    return chain, weights
 
 
 def _verification(

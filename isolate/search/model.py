@@ -283,6 +283,14 @@ def fit_runs(runs: int, cost: float, budget: tuple[float, float]) -> int:
     return int(max(0, k))
 
 
+def fits(problem: Problem, query: Query, budget: tuple[float, float]) -> bool:
+    """Whether every run of every list of the query fits the budget left."""
+    runs_left, secs_left = budget
+    lists = query.lists()
+    return (sum(r for _, r in lists) <= runs_left
+            and sum(r * run_cost(problem, s) for s, r in lists) <= secs_left + 1e-9)
+
+
 def round_batch(k: int, batch: int) -> int:
     return max(batch, math.ceil(k / batch) * batch) if batch > 1 else max(1, k)
 

@@ -18,11 +18,11 @@ after another costs about the sum of log2(gap) queries, at most d*log2(N/d) + O(
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Sequence
 
+from isolate.search.batch import picks as batch_picks, quantiles, share
 from isolate.search.information import h2, kl
 from isolate.search.model import Problem, Query, Settings, round_batch
 from isolate.search.choose import passes_to_target, spread_runs
@@ -158,10 +158,10 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
             key=lambda k: (scores[k] / cost[k], -cost[k]))
     acts = [(wj, pj if j < k else qj) for j, (wj, pj, qj) in enumerate(zip(w, p, q))]
     acts.append((th.beyond, th.beyond_q))
-    if not verifying and batch > 1:
+    if not verifying and batch > 1 and k > 0:
         lists = batch // spread_runs(acts, settings, runs_so_far, 1)
         if lists > 1:
-            return _split(th, lists, batch, cost, fail_p)
+            return _split(th, lists, batch, cost, fail_p, k)
     runs = spread_runs(acts, settings, runs_so_far, batch)
     if verifying:
         runs = round_batch(passes_to_target(acts, lead_w, _predicted(th, lead, k), settings.confidence, runs),
@@ -170,13 +170,14 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
     return Query(included, runs, _reason(k, m, cost[k], scores[k], fail_p[k]))
 
 
-def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float]) -> Query:
-    """Up to `lists` prefixes to run at once (see _picks); the batch's runs are shared out
-    evenly, the quickest lists first."""
+def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float],
+           shortest: int) -> Query:
+    """Up to `lists` prefixes to run at once (see _picks), the longest at least `shortest` (the
+    prefix one worker would run); the batch's runs are shared out evenly, the quickest lists
+    first."""
     m = len(th.chain)
-    picks = _picks(th, lists, cost, m)
-    per, extra = divmod(batch, len(picks))
-    runs = [per + (1 if i < extra else 0) for i in range(len(picks))]
+    picks = _picks(th, lists, cost, m, shortest)
+    runs = share(batch, len(picks))
     queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
     shown = ", ".join(str(k) for k in picks)
     reason = (f"{len(queries)} lists at once, the {shown} quickest of {m} predecessors: where do the lists start to"
@@ -186,51 +187,25 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
     return Query(first, r0, reason, until_failure=not rest, alongside=rest)
 
 
-def beside(th: Threshold, problem: Problem, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Prefixes shorter than the whole chain, one run each, for `slots` free places in a batch
-    that runs the whole chain anyway (the stop check): should it fail, the next round starts
-    from their runs instead of from nothing; should it pass, they cost no wall time."""
+def spread(th: Threshold, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Up to `slots` prefixes shorter than the whole chain, one run each, that split the chain's
+    mass evenly, for free places in a batch that runs the whole chain anyway (the first
+    reproduction wave, the stop check): should it fail, the next round starts from their runs
+    instead of from nothing; should it pass, they cost no wall time.  Beside the whole chain a
+    long prefix costs no more wall time than a short one, so their lengths follow the mass alone
+    (not its share per second, as in a batch of prefixes only)."""
     m = len(th.chain)
     if slots < 1 or m < 2:
         return ()
-    cost = [problem.startup + problem.victim_duration]
-    for i in th.chain:
-        cost.append(cost[-1] + problem.durations[i])
-    return tuple((tuple(sorted(th.chain[:k])), 1) for k in _picks(th, slots, cost, m - 1))
+    cdf = list(accumulate(th.weights, initial=0.0))
+    chosen = [k for k in quantiles(cdf, m, slots + 1) if 0 < k < m]
+    return tuple((tuple(sorted(th.chain[:k])), 1) for k in chosen)
 
 
-def _picks(th: Threshold, lists: int, cost: Sequence[float], longest: int) -> list[int]:
-    """Up to `lists` prefix lengths (at most `longest`) to run at once: after one batch of runs
-    of them the first cause lies between two neighbours (bisection with several probes at once,
-    as in probabilistic bisection with parallel queries).  A batch lasts as long as its longest
-    prefix, so for each candidate longest prefix K the others split the mass below K at its
-    quantiles, and the K whose split tells most (the entropy of where the cause falls among the
-    segments, as if outcomes were certain) per second of its run wins."""
-    cdf = list(accumulate(th.weights, initial=0.0))  # cdf[k]: mass of "prefix k fails"
-    total = cdf[-1] + th.beyond
-    best: tuple[float, list[int]] = (-1.0, [longest])
-    for top in range(1, longest + 1):
-        if top < longest and cdf[top] <= cdf[top - 1] and top > 1:
-            continue  # a longer prefix with no more mass below it only costs more
-        picks = _quantiles(cdf, top, lists)
-        edges = [0.0] + [cdf[k] for k in picks] + [total]
-        bits = -sum(x * math.log2(x / total) for x in (b - a for a, b in zip(edges, edges[1:])) if x > 0) / total
-        score = bits / cost[top]
-        if score > best[0] + 1e-12:
-            best = (score, picks)
-    return best[1]
-
-
-def _quantiles(cdf: Sequence[float], top: int, lists: int) -> list[int]:
-    """Up to `lists` prefix lengths, the last `top`, splitting the mass of the prefixes up to
-    `top` evenly."""
-    picks: list[int] = []
-    for i in range(1, lists):
-        target = cdf[top] * i / lists
-        k = bisect_left(cdf, target - 1e-15, 1, top)
-        if k < top and (not picks or k > picks[-1]):
-            picks.append(k)
-    return picks + [top]
+def _picks(th: Threshold, lists: int, cost: Sequence[float], longest: int, shortest: int = 1) -> list[int]:
+    """Up to `lists` prefix lengths (at most `longest`) to run at once (batch.picks on the
+    chain's posterior)."""
+    return batch_picks(th.weights, th.beyond, lists, cost, longest, shortest)
 
 
 def _predicted(th: Threshold, j: int, k: int) -> float:

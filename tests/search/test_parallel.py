@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import random
 import statistics
+from dataclasses import replace
 
 from isolate.search.decide import decide
-from isolate.search.model import Observation, Query, Settings
-from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_batch, trial
+from isolate.search.model import Observation, Query, Settings, Verdict, round_batch, run_cost
+from isolate.search.simulate import (
+    Cause,
+    Suite,
+    Truth,
+    hunt,
+    judge,
+    make_problem,
+    scenario,
+    simulate_batch,
+    trial,
+)
 from isolate.search.threshold import cost_chain
 
 
@@ -82,3 +93,122 @@ def test_a_batch_of_several_lists_lasts_as_long_as_its_slowest_list() -> None:
     obs, wall = simulate_batch(s, alone, random.Random(0), batch=4)
     one = s.problem.startup + s.problem.victim_duration + sum(s.problem.durations[:41])
     assert sum(o.count for o in obs) == 1 and abs(wall - one) < 1e-9
+
+
+# ---------------------------------------------------------------------------
+# Batches beyond the chain search: the single/pair search inside a prefix, the reproduction wave
+
+
+def copies_wall(s: Suite, settings: Settings, rng: random.Random, w: int) -> tuple[bool, float]:
+    """The ablation: each query as one worker would choose it, repeated in waves of W."""
+    obs: list[Observation] = []
+    wall = 0.0
+    while True:
+        step = decide(s.problem, obs, settings, batch=1)
+        if isinstance(step, Verdict):
+            return judge(s.truth, step.kind, frozenset(step.culprits)), wall
+        got, secs = simulate_batch(s, replace(step, runs=round_batch(step.runs, w)), rng, w)
+        obs += got
+        wall += secs
+
+
+def test_the_search_inside_a_prefix_runs_nested_lists_of_suspects_at_once() -> None:
+    s = suite(40, 30, rate=0.5)
+    q = decide(s.problem, reproduced(s), Settings(strategy="single"), batch=8)
+    assert isinstance(q, Query)
+    lists = q.lists()
+    assert len(lists) >= 2 and sum(r for _, r in lists) == 8 and not q.until_failure
+    sets = [set(inc) for inc, _ in lists]
+    assert all(a < b for a, b in zip(sets, sets[1:]))  # prefixes of one ordering of the suspects
+    assert "suspicion" in q.reason
+    one = decide(s.problem, reproduced(s), Settings(strategy="single"), batch=1)
+    assert isinstance(one, Query) and one.alongside == () and one.until_failure
+
+
+def test_batches_inside_a_prefix_beat_copies_of_one_list_with_the_same_answers() -> None:
+    settings = Settings(strategy="single")  # no chain search: only the search inside a prefix
+    for name, factor in (("pair p=0.5", 0.9), ("single p=1", 0.9)):
+        batched: list[float] = []
+        copied: list[float] = []
+        for seed in range(8):
+            s = scenario(name, 50, random.Random(f"s|{seed}"))
+            t = trial(s, settings, random.Random(f"r|{seed}"), batch=8)
+            right, wall = copies_wall(s, settings, random.Random(f"r|{seed}"), 8)
+            assert t.correct and right, (name, seed)
+            batched.append(t.wall)
+            copied.append(wall)
+        assert statistics.mean(batched) < factor * statistics.mean(copied), (name, batched, copied)
+
+
+def test_the_first_reproduction_wave_also_runs_prefixes_that_split_the_chain() -> None:
+    s = suite(200, 150)
+    n = len(s.problem.predecessors)
+    q = decide(s.problem, [], Settings(), batch=8)
+    assert isinstance(q, Query) and not q.until_failure
+    (whole, copies), *beside = q.lists()
+    assert whole == tuple(range(n)) and copies == 4 and len(beside) == 4
+    chain = cost_chain(s.problem)
+    sizes = [len(inc) for inc, _ in beside]
+    assert sizes == [40, 80, 120, 160]  # the chain's prior mass split evenly
+    assert all(inc == tuple(sorted(chain[:len(inc)])) and r == 1 for inc, r in beside)
+    # the wave lasts as long as the whole list: the prefixes cost no wall time
+    obs, wall = simulate_batch(s, q, random.Random(0), batch=8)
+    assert abs(wall - run_cost(s.problem, whole)) < 1e-9
+    # the next round starts between the prefix that passed and the one that failed
+    position = chain.index(150) + 1
+    passed = max(k for k in sizes if k < position)
+    failed = min(k for k in sizes if k >= position)
+    nxt = decide(s.problem, obs, Settings(), batch=8)
+    assert isinstance(nxt, Query)
+    assert all(passed < len(inc) <= failed for inc, _ in nxt.lists()), (passed, failed, nxt.lists())
+    # two workers keep both places for the whole list; one worker is unchanged
+    for w in (1, 2):
+        first = decide(s.problem, [], Settings(), batch=w)
+        assert isinstance(first, Query) and first.alongside == () and first.included == whole
+
+
+def test_a_batch_of_prefixes_is_never_shorter_than_the_list_one_worker_would_run() -> None:
+    # A victim failing at its own 5% rate, with two failures that point late in the chain
+    # (prefix counts of a hunt that once ran to its budget this way): one worker runs the 46
+    # quickest; two workers ran the 31 and 39 quickest, which hold almost none of the mass and
+    # said nothing new, batch after batch.
+    s = scenario("none q=0.05", 50, random.Random("none q=0.05|50|13"))
+    chain = cost_chain(s.problem)
+    seen = {10: (0, 1), 17: (0, 1), 18: (0, 1), 19: (0, 1), 25: (0, 1), 27: (0, 1), 28: (0, 1), 29: (0, 1),
+            31: (0, 1), 32: (0, 8), 33: (0, 3), 34: (0, 3), 35: (0, 3), 36: (0, 2), 37: (0, 1), 38: (0, 2),
+            39: (1, 17), 40: (0, 1), 50: (1, 1)}
+    obs: list[Observation] = []
+    for k, (fails, runs) in seen.items():
+        prefix = frozenset(chain[:k])
+        if fails:
+            obs.append(Observation(prefix, True, 1.0, fails))
+        if runs > fails:
+            obs.append(Observation(prefix, False, 1.0, runs - fails))
+    one = decide(s.problem, obs, Settings(), batch=1)
+    two = decide(s.problem, obs, Settings(), batch=2)
+    assert isinstance(one, Query) and isinstance(two, Query)
+    assert max(len(inc) for inc, _ in two.lists()) >= len(one.included), (len(one.included), two.lists())
+
+
+def test_the_stop_check_runs_prefixes_that_split_the_rest_of_the_chain_beside_it() -> None:
+    # a cause early in the chain: what the next round would search is spread over the rest
+    s = suite(200, 10)
+    obs: list[Observation] = []
+    rng = random.Random(3)
+    for _ in range(40):
+        q = decide(s.problem, obs, Settings(), batch=8)
+        assert isinstance(q, Query)
+        if q.reason.startswith("without the causes found") and q.alongside:
+            break
+        obs += simulate_batch(s, q, rng, batch=8)[0]
+    else:
+        raise AssertionError("no stop check with prefixes beside it")
+    rest = tuple(i for i in range(200) if i != 10)
+    assert q.included == rest
+    sizes = [len(inc) for inc, _ in q.alongside]
+    assert sizes == sorted(set(sizes)) and len(sizes) >= 2, sizes
+    # beside the rest's run a long prefix costs no more wall time than a short one: the free
+    # places split where the mass is (all of the rest), not only its cheap start
+    assert max(sizes) > len(rest) / 2, sizes
+    _, wall = simulate_batch(s, q, random.Random(0), batch=8)
+    assert abs(wall - run_cost(s.problem, q.included)) < 1e-9

@@ -20,6 +20,7 @@ from isolate.search.model import (
     budget_left,
     evidence_lines,
     fit_runs,
+    fits,
     label,
     reproduce_cap,
     round_batch,
@@ -76,6 +77,8 @@ def decide(
                             unconfirmed="budget spent before the answer was confirmed alone")
         return Query(check.included, k, check.reason)
     choice = choose(problem, cells, post, settings, batch, t.total_runs, best)
+    if choice.alongside and not fits(problem, choice, budget):  # then one list at a time
+        choice = choose(problem, cells, post, settings, 1, t.total_runs, best)
     k = fit_runs(choice.runs, run_cost(problem, choice.included), budget)
     if k < 1:
         return _verdict(problem, t, best, settings)

@@ -38,6 +38,7 @@ from isolate.search.model import (
     counts,
     evidence_lines,
     fit_runs,
+    fits,
     label,
     round_batch,
     run_cost,
@@ -55,6 +56,7 @@ SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a caus
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
 # a priori as likely to be deterministic as not (the rates prior of later rounds)
 PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
+SPECULATE_FROM = 4  # workers from which the first reproduction wave also runs prefixes of the chain
 SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
 
 
@@ -115,7 +117,10 @@ def leading(problem: Problem, observations: Sequence[Observation], settings: Set
 def _replay(problem: Problem, observations: Sequence[Observation], settings: Settings, batch: int) -> _Replay:
     t = tally(observations)
     if t.total_fails == 0:  # reproduce first, exactly as the single-cause search does
-        return _Replay((), bayesian.decide(problem, observations, settings, batch=batch), ())
+        first = bayesian.decide(problem, observations, settings, batch=batch)
+        if isinstance(first, Query) and t.total_runs == 0:
+            first = _speculate(problem, first, settings, batch, budget_left(settings, t))
+        return _Replay((), first, ())
     found: list[_Found] = []
     index = list(range(len(problem.predecessors)))  # round problem index -> original index
     sub, obs = problem, tuple(observations)
@@ -177,10 +182,10 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if isinstance(check, Query) and batch > 1:
             # free places in the batch: the next round's first prefixes, in case the rest fails
             th = threshold.infer(chain, t, settings, settings.prior_none, weight)
-            more = threshold.beside(th, problem, batch - check.runs)
+            more = threshold.spread(th, batch - check.runs)
             both = replace(check, until_failure=False, alongside=more,
                            reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
-            if more and _fits(problem, both, budget):
+            if more and fits(problem, both, budget):
                 return both, ()
             # a whole batch of the rest (rounded up, as far as the budget holds)
             k = fit_runs(round_batch(check.runs, batch), run_cost(problem, check.included), budget)
@@ -206,12 +211,31 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if mass >= settings.confidence or not (isinstance(step, _End) and step.kind == "undecided"):
             return step, leaders
     query = threshold.choose(th, problem, settings, batch, t.total_runs)
-    if query.alongside and not _fits(problem, query, budget):  # then one list at a time
+    if query.alongside and not fits(problem, query, budget):  # then one list at a time
         query = threshold.choose(th, problem, settings, 1, t.total_runs)
     k = fit_runs(query.runs, run_cost(problem, query.included), budget)
     if k < 1:
         return _End("budget", "the budget ran out", leaders=leaders), leaders
     return replace(query, runs=min(k, query.runs)), leaders
+
+
+def _speculate(problem: Problem, first: Query, settings: Settings, batch: int,
+               budget: tuple[float, float]) -> Query:
+    """The first wave of the reproduction, with W >= 4: half the places run the whole list, the
+    others prefixes of the chain that split it evenly (one run each).  They take no wall time of
+    their own (each is shorter than the whole list beside it), and should the whole list fail,
+    the chain search starts from their runs instead of from nothing.  Only the first wave: while
+    nothing has failed, later waves keep every place for the whole list; and not with 2 workers,
+    where it would halve the first wave's chance to reproduce a flaky failure for one prefix."""
+    m = len(problem.predecessors)
+    slots = batch // 2
+    if batch < SPECULATE_FROM or m < 2 or first.runs < batch:
+        return first
+    th = threshold.infer(threshold.cost_chain(problem), tally(()), settings, settings.prior_none)
+    more = threshold.spread(th, slots)
+    both = replace(first, runs=batch - len(more), until_failure=False, alongside=more,
+                   reason=f"{first.reason}; beside it, {len(more)} shorter lists in case it does")
+    return both if more and fits(problem, both, budget) else first
 
 
 def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], settings: Settings,
@@ -251,13 +275,6 @@ def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], set
     who = label(everything, weakest.tests)
     return Query(weakest.tests, k, f"how surely does {who} fail it? {k} runs of it alone before the victim make the"
                                    " check for further causes shorter", until_failure=False)
-
-
-def _fits(problem: Problem, query: Query, budget: tuple[float, float]) -> bool:
-    runs_left, secs_left = budget
-    lists = query.lists()
-    return (sum(r for _, r in lists) <= runs_left
-            and sum(r * run_cost(problem, s) for s, r in lists) <= secs_left + 1e-9)
 
 
 def wilson_low(fails: float, runs: float, z: float = 1.645) -> float:
