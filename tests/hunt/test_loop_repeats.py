@@ -27,6 +27,17 @@ def self_polluter(tmp_path: Path) -> Path:
     return suite
 
 
+def fails_alone(tmp_path: Path) -> Path:
+    """sample_suites/fails_alone with a stored run in which the victim failed (at rate 0.5)."""
+    suite = copy_suite("fails_alone", tmp_path)
+    for _ in range(30):
+        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
+        proc = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
+        if proc.returncode == 0 and "did not fail" not in proc.stderr:
+            return suite
+    raise AssertionError(f"{FA_VICTIM} never failed in 30 stestr runs")
+
+
 def hunt_dir(suite: Path) -> Path:
     return next((suite / ".isolate").glob("*/"))
 
@@ -59,12 +70,7 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
     more than half of the time, so the check lowers K (it keeps 24 only if the check's 240
     executions alone failed once or never: about 1 time in 10,000); the verdict's finding counts
     first executions only."""
-    suite = copy_suite("fails_alone", tmp_path)
-    for _ in range(30):
-        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
-        proc = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
-        if proc.returncode == 0 and "did not fail" not in proc.stderr:
-            break
+    suite = fails_alone(tmp_path)
     proc = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "24", "--json", "--confidence", "0.999",
                    SAMPLE_RACE_RATE="0.05")
     assert proc.returncode == 3, proc.stderr
@@ -103,12 +109,7 @@ def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path
 
 
 def test_an_interrupted_check_goes_on_where_it_stopped(tmp_path: Path) -> None:
-    suite = copy_suite("fails_alone", tmp_path)
-    for _ in range(30):
-        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
-        proc = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
-        if proc.returncode == 0 and "did not fail" not in proc.stderr:
-            break
+    suite = fails_alone(tmp_path)
     first = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "3", "--max-runs", "7", SAMPLE_RACE_RATE="0")
     assert first.returncode in (4, 5) and not (hunt_dir(suite) / "repeat-check.json").exists(), first.stderr
     resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "30", "--json", SAMPLE_RACE_RATE="0")
