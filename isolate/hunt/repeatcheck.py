@@ -28,7 +28,7 @@ from isolate.hunt.journal import Entry, append_journal, append_lines, read_journ
 from isolate.hunt.evidence import findings
 from isolate.hunt.store import REPEAT_CHECK, Hunt, read_repeat_check, read_steps, repeat_of, step_for
 from isolate.search.model import Observation
-from isolate.search.repeats import ALPHA, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, choose, first_alone, stance
+from isolate.search.repeats import CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alpha_for, choose, first_alone, stance
 
 
 class RepeatsOff(Exception):
@@ -79,7 +79,7 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     if len(alone) < CHECK_RUNS:
         return  # the deadline came first: the check goes on next session
     state, p = stance(runs, alone)
-    _decide(hunt, runner, display, state, p, runs, alone, choose(alone, k) if state == ON else 1)
+    _decide(hunt, runner, display, state, p, runs, alone, choose(alone, k) if state == ON else 1, alpha_for(None))
 
 
 def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: float | None,
@@ -91,7 +91,7 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
     runs, alone = k_fold(hunt)
     state, p = stance(runs, alone, kind)
     if state == OFF or (state == HOLD and len(alone) >= HOLD_MOST):
-        _decide(hunt, runner, display, OFF, p, runs, alone, 1)
+        _decide(hunt, runner, display, OFF, p, runs, alone, 1, alpha_for(kind))
         raise RepeatsOff
     if state != HOLD or (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic()):
         return False
@@ -125,15 +125,15 @@ def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | 
 
 
 def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: Sequence[str],
-            alone: Sequence[str], used: int) -> None:
+            alone: Sequence[str], used: int, alpha: float) -> None:
     """Store the decision (a resumed hunt reads it), say it once, and set the runners' repeats."""
     k = asked(hunt)
     first = first_alone(alone)
     counted = (f"{len(runs)} runs of up to {k} executions, {sum(e[0] == 'r' for e in runs)} reproduced on the"
                f" first, {sum(e[1:].count('r') for e in runs)} on a later one; alone: {first}/{len(alone)} on the first")
     if state == OFF:
-        why = (f"later executions fail more often than the first (exact test p={p:.2g} < {ALPHA:g}): the victim"
-               " changes its own odds" if p < ALPHA
+        why = (f"later executions fail more often than the first (exact test p={p:.2g} < {alpha:g}): the victim"
+               " changes its own odds" if p < alpha
                else f"no run of the victim alone failed on its first execution in {len(alone)} runs")
         summary = f"off: {why}; every run counts by its first execution ({counted})"
     elif used < k:
@@ -143,7 +143,7 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: S
                    f" exact test p={p:.2g})")
     else:
         summary = f"{k} executions per run (checked: {counted}; exact test p={p:.2g})"
-    data = {"repeat": k, "used": used, "state": state, "summary": summary, "p": p, "alpha": ALPHA,
+    data = {"repeat": k, "used": used, "state": state, "summary": summary, "p": p, "alpha": alpha,
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
     write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")
     display.info(f"repeats: {summary}")

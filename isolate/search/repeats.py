@@ -37,8 +37,10 @@ from collections.abc import Iterable, Sequence
 
 CHECK_RUNS = 10  # K-fold runs of the victim alone before the search starts
 Q_MAX = 0.25  # the most a K-fold run of the victim alone may fail, by `choose`'s estimate
-HOLD_MOST = 200  # runs of the victim alone a held "fails on its own" verdict may wait for
-ALPHA = 0.05  # repeats stop when the first executions reproduce less often than this allows
+HOLD_MOST = 1000  # runs of the victim alone a held "fails on its own" verdict may wait for (the test
+# rejects long before when the first executions never fail and the later ones do)
+ALPHA = 0.05  # repeats stop when the first executions reproduce less often than this allows...
+ALPHA_AGAIN = 0.01  # ...and, tested again at each verdict (more looks, more false alarms), than this
 
 ON, OFF, HOLD = "on", "off", "hold"
 
@@ -86,13 +88,19 @@ def first_alone(alone: Sequence[str]) -> int:
     return sum(counts(e)[2] for e in alone)
 
 
+def alpha_for(verdict: str | None) -> float:
+    """The test's level: ALPHA before the search, ALPHA_AGAIN at a verdict."""
+    return ALPHA if verdict is None else ALPHA_AGAIN
+
+
 def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None) -> tuple[str, float]:
     """What the hunt does with repeats now, and the test's p: OFF when the first executions
-    reproduced less often than the later ones at ALPHA (`runs`: every K-fold run's executions);
+    reproduced less often than the later ones at `alpha_for(verdict)` (`runs`: every K-fold run's
+    executions; no verdict: the check before the search);
     HOLD when `verdict` is "fails-alone" or "brittle" (the victim fails on its own, by the K-fold
     runs) while no run of the victim alone (`alone`) reproduced it on its first execution; else ON."""
     p = later_p(runs)
-    if p < ALPHA:
+    if p < alpha_for(verdict):
         return OFF, p
     if verdict in ("fails-alone", "brittle") and alone and not first_alone(alone):
         return HOLD, p

@@ -77,11 +77,20 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "fails-alone", verdict
     check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
-    assert check["state"] == "on" and 1 < check["used"] < 24, check
     entries = journal(suite)
     assert all(len(e["executions"]) == 24 for e in entries[:CHECK_RUNS])
-    assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
     [finding] = verdict["findings"]
+    if check["state"] == "off":
+        # a false alarm of the exact test (at most 1 hunt in 20 before the search, 1 in 100 at
+        # each verdict): single runs from then on, every run counted by its first execution
+        assert check["used"] == 1 and "later executions fail more often" in check["summary"], check
+        repeated = [i for i, e in enumerate(entries) if "executions" in e]
+        assert repeated == list(range(len(repeated)))  # the K-fold runs first, single runs after
+        assert f"{len(repeated)} runs of up to 24 executions" in check["summary"], check
+        assert finding.startswith("fails on its own: ") and finding.endswith(" alone"), finding
+        return
+    assert 1 < check["used"] < 24, check
+    assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
     assert " alone on a first execution (" in finding and f"runs of {check['used']} executions failed" in finding
     alone = [e for e in entries if e["outcome"] in ("pass", "fail")]
     first = sum(e["executions"][0] == "r" for e in alone if e["step"] == entries[0]["step"])
