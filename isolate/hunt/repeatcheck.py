@@ -166,6 +166,17 @@ def set_repeat(runner: Any, k: int) -> None:
             one.repeat = k
 
 
+def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
+    """The verdict JSON's `repeats` (None when --repeat-victim was not given): executions asked
+    and used per run, whether the check turned them off, and its summary."""
+    k = asked(hunt)
+    if k < 2:
+        return None
+    decision = read_repeat_check(hunt)
+    return {"asked": k, "used": repeat_of(hunt), "state": None if decision is None else decision["state"],
+            "summary": repeat_text(hunt)}
+
+
 def repeat_text(hunt: Hunt) -> str:
     """How the hunt's runs executed the victim, in one line (verdict, status)."""
     decision = read_repeat_check(hunt)

@@ -15,6 +15,7 @@ from isolate.errors import UserError
 from isolate.files import list_text, read_text, reject_non_finite, write_atomic
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.forkcheck import mode_text, runs_by_mode
+from isolate.hunt.repeatcheck import repeats_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
 from isolate.search.model import Problem, Verdict
@@ -86,6 +87,9 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, f
     data["ignored_outcomes"] = ev.ignored
     data["mode"] = mode_text(hunt)  # "fork (checked: ...)", "fresh (fork check failed: ...)", ...
     data["runs_by_mode"] = runs_by_mode(hunt)
+    repeats = repeats_of(hunt)
+    if repeats is not None:
+        data["repeats"] = repeats
     if cleaners is not None:
         data["cleaners"] = cleaners
     write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")

@@ -15,7 +15,7 @@ from isolate.hunt.evidence import evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
-from isolate.hunt.repeatcheck import hunt_findings
+from isolate.hunt.repeatcheck import asked, hunt_findings, repeat_text
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
@@ -111,6 +111,8 @@ def format_status(items: list[Status]) -> str:
         out.append(f"  leading: {s.leader}")
         if s.mode:
             out.append(f"  mode: {s.mode}")
+        if asked(s.hunt) > 1:
+            out.append(f"  repeats: {repeat_text(s.hunt)}")
         out.extend(f"  note: {note}" for note in s.notes)
         out.append(f"  time left: {s.left}")
         out.append(f"  {s.hunt.path}")
@@ -172,6 +174,8 @@ def log_lines(hunt: Hunt) -> list[str]:
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     said = hunt_findings(hunt, evidence(hunt).observations) if entries else ()
     lines.append(f"mode: {mode_text(hunt)}")
+    if asked(hunt) > 1:
+        lines.append(f"repeats: {repeat_text(hunt)}")
     lines.extend(f"finding: {f}" for f in said)
     verdict = read_verdict(hunt)
     if verdict:

@@ -63,6 +63,11 @@ def test_a_victim_that_pollutes_itself_turns_repeats_off(tmp_path: Path) -> None
     assert any(line.startswith("repeats: off: later executions fail more often") for line in verdict["evidence"])
     assert any(line.startswith("fails 0/") and line.endswith("alone (no predecessors)") for line in verdict["evidence"])
     assert verdict["findings"] == []
+    repeats = verdict["repeats"]
+    assert (repeats["asked"], repeats["used"], repeats["state"]) == (4, 1, "off"), repeats
+    assert repeats["summary"].startswith("off: later executions fail more often"), repeats
+    assert "  repeats: off: later executions" in isolate(suite, "status", SP_VICTIM).stdout
+    assert "repeats: off: later executions" in isolate(suite, "log", SP_VICTIM).stdout
 
 
 def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path: Path) -> None:
@@ -90,6 +95,8 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
         assert finding.startswith("fails on its own: ") and finding.endswith(" alone"), finding
         return
     assert 1 < check["used"] < 24, check
+    assert verdict["repeats"] == {"asked": 24, "used": check["used"], "state": "on",
+                                  "summary": check["summary"]}, verdict["repeats"]
     assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
     assert " alone on a first execution (" in finding and f"runs of {check['used']} executions failed" in finding
     alone = [e for e in entries if e["outcome"] in ("pass", "fail")]
