@@ -196,7 +196,7 @@ class Duration(click.ParamType):
                    " lists shows the same outcomes (stestr/testr; kept for resumes).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--repeat-victim", "repeat", type=click.IntRange(1, 100), metavar="K",
-              help="Run the victim K times at the end of every run, in the same process (stestr/testr): more"
+              help="Run the victim K times at the end of every run, in the same process: more"
                    " evidence per start-up, checked against a victim that changes its own odds (set when the"
                    " hunt starts; stored runs are then not evidence).")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",

@@ -62,7 +62,7 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
 
 def _check_repeat(hunt: Hunt, given: int | None, merged: dict[str, Any]) -> None:
     """--repeat-victim is fixed once the hunt has runs (its model's rates are those of K-fold runs),
-    needs a stestr/testr project, and is not part of the hand recipe."""
+    and is not part of the hand recipe."""
     stored = hunt.settings.get("search", {}).get("repeat", 1)
     if given is not None and given != stored and (hunt.path / "journal.jsonl").exists():
         raise UserError(f"--repeat-victim {given} differs from this hunt's {stored}, and its runs were made with"
@@ -70,9 +70,6 @@ def _check_repeat(hunt: Hunt, given: int | None, merged: dict[str, Any]) -> None
     if merged["repeat"] > 1 and merged["strategy"] == "manual":
         raise UserError("--repeat-victim does not apply to --strategy manual (the hand recipe runs the victim"
                         " once); fix: drop one of them")
-    if merged["repeat"] > 1 and (kind := project_kind(hunt)) == "pytest":
-        raise UserError(f"--repeat-victim needs a stestr/testr project, and this hunt runs a {kind} one;"
-                        " fix: drop --repeat-victim")
 
 
 def search_settings(merged: dict[str, Any], jobs: int) -> Settings:

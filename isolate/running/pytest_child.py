@@ -9,6 +9,8 @@ Loaded only by isolate's runner (never through an entry point), as
   listed node ids, in the listed order, and deselects the rest;
 * listed ids that were not collected make it write a one-line reason (then details) to the error
   file and exit 3 before any test runs; a collection error of a needed file is named as the cause;
+* an id listed more than once (the victim repeated, ``--repeat-victim``) runs each time as a new
+  item of the same test;
 * it writes subunit v2 to the stream file with the recorder of :mod:`isolate.orders.pytest_plugin`
   (same statuses and failure texts as a recording, so signatures compare like with like).
 
@@ -78,7 +80,7 @@ class Replay:
             self._fail(missing)
         wanted = set(self.ids)
         others = [item for item in items if item.nodeid not in wanted]
-        items[:] = [by_id[i] for i in self.ids]
+        items[:] = _fresh_repeats([by_id[i] for i in self.ids])
         if others:
             self.config.hook.pytest_deselected(items=others)
         self.config.pluginmanager.register(Recorder(self.stream, "main"), "isolate-replay-recorder")
@@ -99,3 +101,21 @@ class Replay:
             details = "\n".join(missing)
         self.error_file.write_text(f"{message}\n{details}", encoding="utf-8")
         pytest.exit(message, returncode=EXIT_LIST_ERROR)
+
+
+def _fresh_repeats(items: list[pytest.Item]) -> list[pytest.Item]:
+    """An id listed again (the victim repeated in one process, ``isolate bisect --repeat-victim``)
+    runs as a new item of the same test, node id and parent: between two executions pytest then
+    tears down the first one's function fixtures and keeps the module's, class's and session's,
+    as between two tests of a module (one item object run twice would keep its own fixtures
+    set up). Items other than test functions (doctests, plugins' own) run again as they are."""
+    seen: set[int] = set()
+    out: list[pytest.Item] = []
+    for item in items:
+        if id(item) in seen and isinstance(item, pytest.Function):
+            item = pytest.Function.from_parent(
+                item.parent, name=item.name, callspec=getattr(item, "callspec", None),
+                keywords=dict(item.keywords), fixtureinfo=item._fixtureinfo, originalname=item.originalname)
+        seen.add(id(item))
+        out.append(item)
+    return out

@@ -63,7 +63,7 @@ class Runner:
     ``scheduler`` (a Dask scheduler's address) runs every repetition on that cluster's workers;
     ``warn`` receives their one-line warnings (a refused worker), by default on stderr.
     ``repeat`` > 1 runs the target that many times at the end of every list, in the same process
-    (stestr/testr projects): the outcome is a reproduction if any execution reproduced the failure,
+    (a fresh copy of its test case, or a new pytest item, each time): the outcome is a reproduction if any execution reproduced the failure,
     and says what each execution did (``Outcome.executions``). It may be changed between runs.
     """
 
@@ -88,8 +88,6 @@ class Runner:
             raise ValueError("timeout must be positive")
         if repeat < 1:
             raise ValueError("repeat must be at least 1")
-        if repeat > 1 and project.kind == "pytest":
-            raise UserError("pytest runs cannot repeat the victim in one process; fix: drop --repeat-victim")
         if mode == "fork" and project.kind == "pytest":
             raise UserError("the fork server cannot run pytest projects; fix: drop --fork-server")
         if mode == "fork" and scheduler:

@@ -139,10 +139,10 @@ def test_xdist_randomly_recording_and_cache_are_off(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "did not collect" in proc.stderr, proc.stderr
 
 
-def _bisect_json(suite: Path, victim: str, **extra: str) -> dict[str, object]:
+def _bisect_json(suite: Path, victim: str, *args: str, **extra: str) -> dict[str, object]:
     extract = isolate(suite, "extract", "--stream", "rec", "--test", victim, **extra)
     assert extract.returncode == 0, extract.stderr
-    proc = isolate(suite, "bisect", victim, "--json", **extra)
+    proc = isolate(suite, "bisect", victim, "--json", *args, **extra)
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)
 
@@ -159,6 +159,17 @@ def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> No
     assert verdict["verdict"] == "polluter", verdict
     assert verdict["culprits"] == [polluter], verdict
     assert verdict["confidence"] >= 0.99, verdict
+
+
+def test_end_to_end_with_the_victim_repeated(tmp_path: Path) -> None:
+    suite = copy_suite("pytest_monkeypatch_leak", tmp_path)
+    assert run([tool("pytest"), "-q", "--isolate-record", "rec"], suite).returncode == 1
+    verdict = _bisect_json(suite, MONKEY_VICTIM, "--repeat-victim", "3")
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == [MONKEY_POLLUTER], verdict
+    assert verdict["repeats"]["used"] == 3 and verdict["repeats"]["state"] == "on", verdict["repeats"]
+    hunt = next((suite / ".isolate").glob("*/"))
+    entries = [json.loads(line) for line in (hunt / "journal.jsonl").read_text().splitlines()]
+    assert entries and all(len(e["executions"]) == 3 for e in entries if e["outcome"] in ("pass", "fail"))
 
 
 def test_end_to_end_flaky_xdist(tmp_path: Path) -> None:
@@ -255,3 +266,23 @@ def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> 
     proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == ["test_s.py::test_polluter"], verdict
+
+
+def test_the_victim_repeated_gets_fresh_fixtures_each_time(tmp_path: Path) -> None:
+    """--repeat-victim under pytest: the listed item runs K times in one process, its function
+    fixtures set up anew each time (as pytest-rerunfailures reruns an item), its module state
+    kept; here it pollutes itself through a module-level list."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "test_v.py").write_text(
+        "import pytest\nSEEN = []\n"
+        "@pytest.fixture\ndef fresh():\n    return []\n"
+        "def test_other():\n    pass\n"
+        "def test_victim(fresh):\n    fresh.append(1)\n    assert fresh == [1], 'a fixture from an earlier execution'\n"
+        "    SEEN.append(1)\n    assert len(SEEN) == 1, f'ran {len(SEEN)} times'\n"
+    )
+    ids = ["test_v.py::test_other", "test_v.py::test_victim"]
+    with Runner(find_project(tmp_path), timeout=60, repeat=3) as runner:
+        (outcome,) = runner.run(ids, ids[-1])
+    assert (outcome.kind, outcome.executions) == (FAIL, "prr"), outcome
+    assert outcome.signature == "AssertionError: ran N times @ test_v.py:test_victim", outcome
+    assert list(outcome.ran) == [ids[0]] + [ids[1]] * 3

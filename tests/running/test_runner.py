@@ -619,8 +619,3 @@ def test_the_victim_repeated_in_one_process_runs_each_time(
     assert alone.ran == (SP_VICTIM,) * 4
     assert polluted.executions == "rrrr" and polluted.ran == (SP_POLLUTER, *(SP_VICTIM,) * 4)
     assert (once.kind, once.executions) == ("pass", "")
-
-
-def test_repeats_need_a_unittest_runner(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="--repeat-victim"):
-        Runner(Project(tmp_path, "pytest", ".", ".", sys.executable), repeat=2)
