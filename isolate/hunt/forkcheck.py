@@ -37,7 +37,7 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.files import write_atomic
 from isolate.hunt.evidence import Evidence
-from isolate.hunt.journal import Entry, append_journal, append_lines, judged_for, read_journal
+from isolate.hunt.journal import Entry, append_journal, append_lines, entry_of, judged_for, read_journal
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
@@ -206,10 +206,7 @@ class AutoRunner:
         counts = [0, 0, 0]
 
         def record(outcome: Any) -> None:
-            append_journal(self.hunt, [Entry(
-                tally.step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
-                outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                outcome.hung, None, FORK_CHECK_PHASE, "fork", outcome.executions or None)])
+            append_journal(self.hunt, [entry_of(tally.step, outcome, FORK_CHECK_PHASE, "fork")])
             counts[0] += 1
             counts[1] += bool(outcome.reproduced)
             counts[2] += not outcome.reproduced and outcome.kind != "pass"

@@ -6,6 +6,7 @@ Ctrl-C, `kill -9`, a reboot or a full disk resumes from it, losing at most the r
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import os
@@ -33,6 +34,15 @@ class Entry:
     phase: str | None = None  # a later phase's lists ("cleaners:<polluter>"); None: the hunt's own
     mode: str | None = None  # "fork": run by the fork server; None: a fresh process (older entries too)
     executions: str | None = None  # the victim repeated in the run (--repeat-victim): each one's r/f/p
+
+
+def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
+    """The journal entry of a run of `step`'s list that just ended with `outcome` (a
+    running.judge.Outcome), run in `mode` ("fresh" or "fork") for `phase` (None: the hunt's own)."""
+    return Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4), outcome.signature,
+                 dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"), outcome.hung,
+                 None if outcome.executor == "local" else outcome.executor, phase,
+                 "fork" if mode == "fork" else None, outcome.executions or None)
 
 
 def judged_for(entry: Entry, used: int) -> Entry:

@@ -7,7 +7,6 @@ Ctrl-C, `kill -9` or a reboot resumes exactly where it was by reading the journa
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import os
 import signal
@@ -22,7 +21,7 @@ from isolate.errors import UserError
 from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text, wasted_runs
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
-from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
+from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.repeatcheck import (RepeatsOff, asked, held, hunt_findings, repeat_text, repeating,
                                       start_check)
@@ -269,10 +268,7 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
                         " command again to resume") from None
 
     def record(index: int, outcome: Any) -> None:
-        entry = Entry(lists[index][0], outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4),
-                      outcome.signature, dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                      outcome.hung, None if outcome.executor == "local" else outcome.executor, ev.phase,
-                      "fork" if runner.mode == "fork" else None, outcome.executions or None)
+        entry = entry_of(lists[index][0], outcome, ev.phase, runner.mode)
         try:
             append_journal(hunt, [entry])
         except OSError as exc:

@@ -24,7 +24,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.files import write_atomic
-from isolate.hunt.journal import Entry, append_journal, append_lines, read_journal
+from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
 from isolate.hunt.evidence import findings
 from isolate.hunt.store import REPEAT_CHECK, Hunt, read_repeat_check, read_steps, repeat_of, step_for
 from isolate.search.model import Observation
@@ -111,11 +111,7 @@ def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | 
     append_lines(hunt.path / "queries.jsonl", [{"step": step, "runs": runs, "reason": reason, "from": entries}])
 
     def record(outcome: Any) -> None:
-        append_journal(hunt, [Entry(
-            step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4), outcome.signature,
-            dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"), outcome.hung,
-            None if outcome.executor == "local" else outcome.executor, None,
-            "fork" if runner.mode == "fork" else None, outcome.executions or None)])
+        append_journal(hunt, [entry_of(step, outcome, None, runner.mode)])
 
     outcomes = runner.run_lists([(ids, runs)], hunt.victim, jobs=jobs, on_outcome=lambda _, o: record(o),
                                 deadline=deadline)
