@@ -13,7 +13,10 @@ state-setter phase), and extracts the victim's order. Then, per trial, each conf
 from a fresh `isolate extract --force` and hunts to a verdict:
 
 - `isolate` — `isolate bisect VICTIM` as a user runs it (no mode given: fresh processes until
-  the fork check on its first lists, then the fork server if they agree);
+  the fork check on its first lists, then the fork server if they agree; no --repeat-victim:
+  once the first runs all passed, repeats start by themselves);
+- `isolate --repeat-victim 1` — as `isolate`, single runs throughout (the default before repeats
+  started by themselves);
 - `isolate --no-fork-server` — the same search, fresh processes throughout;
 - `isolate --repeat-victim 10` — as `isolate`, every run executing the victim up to 10 times
   (the check may lower it; each execution draws anew, as a real race would);
@@ -44,7 +47,8 @@ from typing import Any
 BIN = Path(sys.executable).parent
 PACKAGE = "seedsuite"
 VICTIM = f"{PACKAGE}.tests.test_zz_flush.FlushTest.test_flush_keeps_every_record"
-CONFIGS = {"isolate": [], "isolate --no-fork-server": ["--no-fork-server"],
+CONFIGS = {"isolate": [], "isolate --repeat-victim 1": ["--repeat-victim", "1"],
+           "isolate --no-fork-server": ["--no-fork-server"],
            "isolate --repeat-victim 10": ["--repeat-victim", "10"], "manual": ["--strategy", "manual"]}
 
 VICTIM_MODULE = '''import fcntl

@@ -15,7 +15,7 @@ from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import read_history
 from isolate.hunt.journal import Entry, Position, journal_since, judged_for
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of, repeats_from
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.search.model import Observation, Problem, carry_over, without
@@ -96,13 +96,14 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
     repeat = repeat_of(hunt)
-    for entry in entries:
+    single = repeats_from(hunt) if repeat > 1 else 0  # runs before repeats started by themselves
+    for number, entry in enumerate(entries, previous.entries):
         end = _epoch(entry.at)
         if end is not None:
             spans.append((end - entry.seconds, end))
         phase = phase_of(entry, checked)
-        if phase != previous.phase:  # another phase's runs: wall time only
-            continue
+        if phase != previous.phase or number < single:  # another phase's runs, or single runs among
+            continue  # K-fold ones: wall time only
         entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1

@@ -38,7 +38,7 @@ from isolate.errors import UserError
 from isolate.files import write_atomic
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.journal import Entry, append_journal, append_lines, entry_of, judged_for, read_journal
-from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of
+from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 MAX_LISTS = 4  # lists compared: those that reproduced first, then those run most
@@ -179,7 +179,9 @@ class AutoRunner:
             return False  # "the same outcomes" needs the recorded failure among them
         self.pending = False
         entries, _ = read_journal(self.hunt)
-        tallies = fresh_tallies(entries, ev.steps, {test for test, n in ev.hangs.items() if n}, repeat_of(self.hunt))
+        repeat = repeat_of(self.hunt)  # while repeats run, the single runs before them are not compared
+        tallies = fresh_tallies(entries[repeats_from(self.hunt) if repeat > 1 else 0:], ev.steps,
+                                {test for test, n in ev.hangs.items() if n}, repeat)
         mine = set(ev.problem.predecessors)  # this phase's lists only (the setter phase has others)
         tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]
         if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):

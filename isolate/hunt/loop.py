@@ -23,13 +23,13 @@ from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, 
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
 from isolate.hunt.lock import Lock
-from isolate.hunt.repeatcheck import (RepeatsOff, asked, held, hunt_findings, repeat_text, repeating,
-                                      start_check)
+from isolate.hunt.repeatcheck import (RepeatsOff, asked, auto_start, held, hunt_findings, repeat_text,
+                                      repeating, start_check)
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, repeat_of, step_for
+from isolate.hunt.store import Hunt, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
@@ -186,13 +186,18 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
         if most is not None:
-            settings = replace(settings, max_runs=max(0, most - wasted_runs(hunt)))
+            # runs the search does not see count too: a failed fork check's, single runs among K-fold ones
+            unseen = wasted_runs(hunt) + (repeats_from(hunt) if repeating(hunt) else 0)
+            settings = replace(settings, max_runs=max(0, most - unseen))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries
             if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room):
                 continue  # the victim alone ran: a first execution may have failed now
             return problem, observations, ev, said, answer
+        if auto_start(hunt, ev, merged, runner, display, jobs, deadline):
+            ev = None  # the single runs made so far are left out while the victim is repeated
+            continue
         # only while runs are still wanted: a finished hunt resumed in another mode runs nothing
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
             continue  # the check's runs may be evidence now

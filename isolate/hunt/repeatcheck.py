@@ -12,6 +12,9 @@ single runs (and the stored history, which repeats leave out). A "fails on its o
 until a run of the victim alone reproduced the failure on its first execution (the victim alone
 runs meanwhile, a wave at a time; after HOLD_MOST such runs without one, repeats stop). The
 decision is stored in `repeat-check.json`.
+
+Without --repeat-victim, repeats start by themselves when isolate.search.repeats.automatic says
+they pay (`auto_start`): `repeat-auto.json` records when, and the check above runs from there.
 """
 
 from __future__ import annotations
@@ -26,9 +29,12 @@ from isolate.errors import UserError
 from isolate.files import write_atomic
 from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
 from isolate.hunt.evidence import findings
-from isolate.hunt.store import REPEAT_CHECK, Hunt, read_repeat_check, read_steps, repeat_of, step_for
+from isolate.hunt.evidence import Evidence
+from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_auto, read_repeat_check, read_steps,
+                                 repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
-from isolate.search.repeats import CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alpha_for, choose, first_alone, stance
+from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alpha_for, automatic, choose,
+                                    first_alone, stance)
 
 
 class RepeatsOff(Exception):
@@ -36,9 +42,33 @@ class RepeatsOff(Exception):
 
 
 def asked(hunt: Hunt) -> int:
-    """--repeat-victim as the hunt stores it (1: not asked)."""
-    value = hunt.settings.get("search", {}).get("repeat", 1)
-    return value if isinstance(value, int) else 1
+    """Executions per run asked: --repeat-victim K, or what repeats started by themselves with
+    (1: neither)."""
+    return repeat_asked(hunt)
+
+
+def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, display: Any, jobs: int,
+               deadline: float | None) -> bool:
+    """Without --repeat-victim, in the hunt's own phase: start repeats when
+    isolate.search.repeats.automatic says they pay, and run the check; True when they started
+    (the evidence must then be read again: the single runs before are left out while K > 1)."""
+    if (type(merged["repeat"]) is int or merged["strategy"] == "manual" or ev.phase is not None or ev.prefix
+            or read_repeat_auto(hunt) is not None):
+        return False
+    new = ev.observations[ev.history[0]:]
+    runs = sum(o.count for o in new)
+    room = None if merged["max_runs"] is None else int(merged["max_runs"]) - ev.entries
+    if not automatic(runs, sum(o.count for o in new if o.failed), ev.history[0], room):
+        return False
+    why = (f"{runs} runs passed: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in"
+           " one process (more evidence per start-up; --repeat-victim 1 turns this off)")
+    data = {"repeat": AUTO_K, "from": ev.entries, "why": why,
+            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    write_atomic(hunt.path / REPEAT_AUTO, json.dumps(data, indent=2) + "\n")
+    display.info(f"repeats: {why}")
+    set_repeat(runner, AUTO_K)
+    start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
+    return True
 
 
 def repeating(hunt: Hunt) -> bool:
@@ -169,7 +199,8 @@ def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
     if k < 2:
         return None
     decision = read_repeat_check(hunt)
-    return {"asked": k, "used": repeat_of(hunt), "state": None if decision is None else decision["state"],
+    return {"asked": k, "auto": read_repeat_auto(hunt) is not None,
+            "used": repeat_of(hunt), "state": None if decision is None else decision["state"],
             "summary": repeat_text(hunt)}
 
 
@@ -177,6 +208,8 @@ def repeat_text(hunt: Hunt) -> str:
     """How the hunt's runs executed the victim, in one line (verdict, status)."""
     decision = read_repeat_check(hunt)
     k = asked(hunt)
+    auto = read_repeat_auto(hunt)
+    since = "" if auto is None else f"started by themselves after {auto['from']} single runs passed; "
     if decision is not None:
-        return str(decision["summary"])
-    return f"{k} executions per run (--repeat-victim; the check has not run yet)"
+        return since + str(decision["summary"])
+    return f"{k} executions per run ({since or '--repeat-victim; '}the check has not run yet)"

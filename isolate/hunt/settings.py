@@ -11,7 +11,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.hunt.history import check as check_history
-from isolate.hunt.store import Hunt, save_settings, search_problem
+from isolate.hunt.store import Hunt, repeat_asked, save_settings, search_problem
 from isolate.search.model import Settings
 
 DEFAULTS: dict[str, Any] = {
@@ -26,7 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "cleaners": False,  # after a polluter verdict, look for its cleaners (isolate.hunt.cleaners)
     "mode": "auto",  # fresh, fork, or auto: fresh until the fork check (isolate.hunt.forkcheck)
     "any_failure": False,
-    "repeat": 1,  # executions of the victim per run (isolate.hunt.repeatcheck)
+    "repeat": None,  # executions of the victim per run; None: automatic (isolate.hunt.repeatcheck)
     "pytest_args": [],
     "history": True,  # stored runs as evidence (isolate.hunt.history)
     "history_paths": [],
@@ -61,13 +61,16 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
 
 
 def _check_repeat(hunt: Hunt, given: int | None, merged: dict[str, Any]) -> None:
-    """--repeat-victim is fixed once the hunt has runs (its model's rates are those of K-fold runs),
-    and is not part of the hand recipe."""
-    stored = hunt.settings.get("search", {}).get("repeat", 1)
-    if given is not None and given != stored and (hunt.path / "journal.jsonl").exists():
-        raise UserError(f"--repeat-victim {given} differs from this hunt's {stored}, and its runs were made with"
-                        f" that; fix: drop --repeat-victim, or start over with 'isolate extract --force'")
-    if merged["repeat"] > 1 and merged["strategy"] == "manual":
+    """--repeat-victim K is fixed once the hunt has runs (its model's rates are those of K-fold
+    runs), but for 1: every run counts by its first execution then, whatever it ran. It is not
+    part of the hand recipe."""
+    stored = hunt.settings.get("search", {}).get("repeat")
+    now = repeat_asked(hunt)  # what the runs were made with: given, or started by themselves
+    if given is not None and given not in (1, stored) and (hunt.path / "journal.jsonl").exists():
+        made = f"its {now} executions per run" if now > 1 else "single runs"
+        raise UserError(f"--repeat-victim {given} differs from this hunt's runs, made with {made}; fix: drop"
+                        " --repeat-victim (or give 1), or start over with 'isolate extract --force'")
+    if (merged["repeat"] or 1) > 1 and merged["strategy"] == "manual":
         raise UserError("--repeat-victim does not apply to --strategy manual (the hand recipe runs the victim"
                         " once); fix: drop one of them")
 

@@ -9,6 +9,8 @@
 - `lock`        who is running the hunt now (lock.py)
 - `history.jsonl` earlier runs of the victim used as evidence (history.py)
 - `fork-check.json` whether the hunt switched to the fork server, and why (forkcheck.py)
+- `repeat-check.json`, `repeat-auto.json` whether runs repeat the victim, since when, and why
+  (repeatcheck.py)
 - `verdict.json`, `reproducer.txt` the verdict (verdict.py); `passing.txt` for a brittle one
 - `replaced-<time>/` what an earlier hunt ran, set aside by `extract --force`
 
@@ -131,7 +133,8 @@ def make_hunt_dir(path: Path) -> None:
 def _set_aside(path: Path) -> None:
     """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
     old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
-                                                          "reproducer.txt", FORK_CHECK, REPEAT_CHECK) if (path / n).exists())]
+                                                          "reproducer.txt", FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO)
+                                                          if (path / n).exists())]
     if not old:
         return
     aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
@@ -314,6 +317,7 @@ def hunts_for(root: Path | None, test: str | None) -> list[Hunt]:
 FORK_CHECK = "fork-check.json"  # the automatic fork-mode decision (isolate.hunt.forkcheck)
 FORK_CHECK_PHASE = "fork-check"  # the journal phase of the check's fork runs
 REPEAT_CHECK = "repeat-check.json"  # whether repeating the victim in one process is evidence (hunt.repeatcheck)
+REPEAT_AUTO = "repeat-auto.json"  # repeats started by themselves (isolate.search.repeats.automatic)
 
 
 def read_repeat_check(hunt: Hunt) -> dict[str, Any] | None:
@@ -331,11 +335,41 @@ def read_repeat_check(hunt: Hunt) -> dict[str, Any] | None:
     return data
 
 
+def read_repeat_auto(hunt: Hunt) -> dict[str, Any] | None:
+    """When repeats started by themselves: {"repeat": K, "from": journal entries before them,
+    "why": text, ...}; None when they did not, when --repeat-victim was given since (it rules), or
+    when the file cannot be read as such."""
+    if type(hunt.settings.get("search", {}).get("repeat")) is int:
+        return None
+    try:
+        data = json.loads((hunt.path / REPEAT_AUTO).read_text(encoding="utf8"), parse_constant=reject_non_finite)
+    except (OSError, ValueError):
+        return None
+    if (not isinstance(data, dict) or type(data.get("repeat")) is not int or data["repeat"] < 2
+            or type(data.get("from")) is not int or data["from"] < 0 or not isinstance(data.get("why"), str)):
+        return None
+    return data
+
+
+def repeat_asked(hunt: Hunt) -> int:
+    """The executions per run the hunt asked for: --repeat-victim K, or what repeats started by
+    themselves with (isolate.hunt.repeatcheck), else 1."""
+    given = hunt.settings.get("search", {}).get("repeat")
+    auto = read_repeat_auto(hunt)
+    return max(1, given) if type(given) is int else 1 if auto is None else int(auto["repeat"])
+
+
+def repeats_from(hunt: Hunt) -> int:
+    """Journal entries made before the victim was repeated (single runs; 0 with --repeat-victim)."""
+    auto = read_repeat_auto(hunt)
+    return 0 if auto is None else int(auto["from"])
+
+
 def repeat_of(hunt: Hunt) -> int:
-    """How many times the hunt's runs execute the victim: --repeat-victim K, or what the check
-    made of it (isolate.hunt.repeatcheck), else 1."""
-    asked = hunt.settings.get("search", {}).get("repeat", 1)
-    if not isinstance(asked, int) or asked < 2:
+    """How many times the hunt's runs execute the victim: what was asked (`repeat_asked`), or
+    what the check made of it (isolate.hunt.repeatcheck), else 1."""
+    asked = repeat_asked(hunt)
+    if asked < 2:
         return 1
     decision = read_repeat_check(hunt)
     return asked if decision is None else int(decision["used"])

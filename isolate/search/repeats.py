@@ -29,6 +29,14 @@ however a run's executions depend on each other.
 dropped and the hunt goes on with single runs), or, before a "fails on its own" verdict whose
 runs of the victim alone never reproduced the failure on a first execution, hold the verdict and
 run the victim alone until one does or the test rejects.
+
+Without --repeat-victim, repeats start by themselves (`automatic`) where they pay: once the hunt's
+first AUTO_AFTER runs all passed (a failure that rare is where a run's start-up and predecessors
+cost most per observation), with AUTO_K executions per run and the same check. The single runs
+made before are then left out of the evidence while K > 1, like the stored history, and count
+again if the check turns repeats off. Not when the stored history already holds HISTORY_MOST runs
+(the repeats would forgo them), nor when --max-runs leaves less than AUTO_ROOM runs (the check's
+CHECK_RUNS would eat the budget).
 """
 
 from __future__ import annotations
@@ -41,6 +49,11 @@ HOLD_MOST = 1000  # runs of the victim alone a held "fails on its own" verdict m
 # rejects long before when the first executions never fail and the later ones do)
 ALPHA = 0.05  # repeats stop when the first executions reproduce less often than this allows...
 ALPHA_AGAIN = 0.01  # ...and, tested again at each verdict (more looks, more false alarms), than this
+
+AUTO_AFTER = 5  # single runs, none reproducing the failure, before repeats start by themselves
+AUTO_K = 10  # the executions per run they start with (the check may lower it)
+HISTORY_MOST = 20  # stored runs worth more than what repeats would bring
+AUTO_ROOM = 4 * CHECK_RUNS  # runs --max-runs must still allow
 
 ON, OFF, HOLD = "on", "off", "hold"
 
@@ -105,3 +118,11 @@ def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None
     if verdict in ("fails-alone", "brittle") and alone and not first_alone(alone):
         return HOLD, p
     return ON, p
+
+
+def automatic(runs: int, reproduced: int, history: int, room: int | None) -> bool:
+    """Whether repeats start by themselves now, in a hunt without --repeat-victim: `runs` single
+    runs of the hunt so far, `reproduced` of them reproduced the failure, `history` stored runs
+    are evidence, `room` runs are left in --max-runs (None: no limit). See the module docstring."""
+    return (runs >= AUTO_AFTER and not reproduced and history < HISTORY_MOST
+            and (room is None or room >= AUTO_ROOM))

@@ -336,13 +336,16 @@ class RepeatTrial:
 
 
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
-                 check: bool = True) -> RepeatTrial:
+                 check: bool = True, auto: bool = False) -> RepeatTrial:
     """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
     of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
     until a first execution alone failed. `check=False` is the ablation: K-fold runs taken as
-    they come, no check at all. One worker: a query's lists run one after another."""
-    from isolate.search.repeats import CHECK_RUNS, HOLD, HOLD_MOST, OFF, choose, stance
+    they come, no check at all. `auto`: no --repeat-victim, single runs until
+    isolate.search.repeats.automatic starts repeats (`asked` is then AUTO_K); the single runs are
+    left out while K > 1, as isolate.hunt.evidence does. One worker: a query's lists run one after
+    another."""
+    from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, automatic, choose, stance
 
     problem, truth = suite.problem, suite.truth
     runs: list[tuple[frozenset[int], str]] = []  # every run: its predecessors, its executions
@@ -360,24 +363,37 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 break
 
     alone = frozenset[int]()
-    used = asked
+    used = 1 if auto else asked
     off = False
-    if asked > 1 and check:
-        run(alone, asked, CHECK_RUNS, False)
-        state, _ = stance([e for _, e in runs], [e for _, e in runs])
-        used = choose([e for _, e in runs], asked) if state != OFF else 1
+    single = 0  # runs made before repeats started by themselves
+
+    def start(k: int) -> None:
+        nonlocal used, off
+        run(alone, k, CHECK_RUNS, False)
+        made = [e for _, e in runs[single:]]
+        state, _ = stance(made, made)
+        used = choose(made, k) if state != OFF else 1
         off = state == OFF
+
+    if asked > 1 and check and not auto:
+        start(asked)
     while True:
         seen = replace(problem, victim_duration=problem.victim_duration * used)
         obs: list[Observation] = []  # consecutive alike runs as one observation with a count
-        for inc, e in runs:
+        for inc, e in runs[single if used > 1 else 0:]:
             failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
             if obs and obs[-1].included == inc and obs[-1].failed == failed:
                 last = obs[-1]
                 obs[-1] = Observation(inc, failed, last.seconds + secs, last.count + 1)
             else:
                 obs.append(Observation(inc, failed, secs))
-        step = decide(seen, obs, settings)
+        most = settings.max_runs
+        step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)))
+        if auto and not single and isinstance(step, Query) and automatic(
+                len(runs), sum("r" in e for _, e in runs), 0, None if most is None else most - len(runs)):
+            single = len(runs)
+            start(AUTO_K)
+            continue
         if isinstance(step, Verdict):
             if used < 2 or not check:
                 break

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
-from isolate.search.repeats import CHECK_RUNS, Q_MAX
+from isolate.search.repeats import AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
 
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
 SP_POLLUTER = "tokenstore.tests.test_session.SessionTest.test_login_issues_token"
@@ -95,7 +95,7 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
         assert finding.startswith("fails on its own: ") and finding.endswith(" alone"), finding
         return
     assert 1 < check["used"] < 24, check
-    assert verdict["repeats"] == {"asked": 24, "used": check["used"], "state": "on",
+    assert verdict["repeats"] == {"asked": 24, "auto": False, "used": check["used"], "state": "on",
                                   "summary": check["summary"]}, verdict["repeats"]
     assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
     assert " alone on a first execution (" in finding and f"runs of {check['used']} executions failed" in finding
@@ -116,7 +116,7 @@ def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path
     assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
     assert len(journal(suite)) == 5 and json.loads((hunt_dir(suite) / "repeat-check.json").read_text())["used"] == 1
     assert_user_error(isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "3"), "--repeat-victim 3",
-                      "this hunt's 4")
+                      "made with its 4 executions per run")
     assert_user_error(isolate(suite, "bisect", SP_VICTIM, "--strategy", "manual"), "--strategy manual")
     resumed = isolate(suite, "bisect", SP_VICTIM, "--max-runs", "300", "--json")  # single runs from here
     assert resumed.returncode == 0, resumed.stderr
@@ -134,3 +134,54 @@ def test_an_interrupted_check_goes_on_where_it_stopped(tmp_path: Path) -> None:
     assert [len(e["executions"]) for e in entries[:CHECK_RUNS]] == [3] * CHECK_RUNS, entries
     check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
     assert (check["state"], check["used"]) == ("on", 3)
+
+
+def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) -> None:
+    """Without --repeat-victim: AUTO_AFTER single runs that all passed (the victim never fails in
+    the first session), then the check and K-fold runs; the single runs are not evidence while
+    K > 1 but count in the verdict's runs. The second session (the victim now fails 1 time in 20)
+    goes on with K-fold runs to "fails on its own"; --repeat-victim 1 then counts every run by its
+    first execution, the single ones again included."""
+    suite = fails_alone(tmp_path)
+    # fresh runs only: the fork check would compare runs at the two sessions' rates
+    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", SAMPLE_RACE_RATE="0")
+    assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
+    auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
+    single = auto["from"]  # the first query's runs, at least AUTO_AFTER
+    assert auto["repeat"] == AUTO_K and AUTO_AFTER <= single < 20, auto
+    assert f"{single} runs passed: from run {single + 1} on, each run executes the victim" in auto["why"]
+    assert f"  repeats: started by themselves after {single} single runs passed; " in isolate(suite, "status", FA_VICTIM).stdout
+    entries = journal(suite)
+    assert len(entries) == 60 and all("executions" not in e for e in entries[:single])
+    assert all(len(e["executions"]) == AUTO_K for e in entries[single:]), entries
+    assert json.loads(first.stdout)["runs"] == 60
+    resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "3000", "--json", SAMPLE_RACE_RATE="0.05")
+    assert resumed.returncode == 3, resumed.stderr
+    verdict = json.loads(resumed.stdout)
+    assert verdict["verdict"] == "fails-alone" and verdict["runs"] == len(journal(suite)), verdict
+    assert verdict["repeats"]["auto"] is True and verdict["repeats"]["asked"] == AUTO_K, verdict["repeats"]
+    assert verdict["repeats"]["summary"].startswith(f"started by themselves after {single} single runs passed")
+    assert verdict["history_runs"] == 0
+    once = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--json", SAMPLE_RACE_RATE="0.05")
+    assert once.returncode == 3, once.stderr
+    counted = json.loads(once.stdout)
+    # every run counted again, by its first execution: the single runs before repeats included
+    assert "repeats" not in counted and counted["runs"] == len(journal(suite)), counted
+    # starting over sets the decision aside with the runs: the new hunt starts with single runs
+    assert isolate(suite, "extract", "--test", FA_VICTIM, "--force").returncode == 0
+    [aside] = hunt_dir(suite).glob("replaced-*")
+    assert (aside / "repeat-auto.json").exists() and not (hunt_dir(suite) / "repeat-auto.json").exists()
+
+
+def test_repeats_do_not_start_by_themselves_when_told_or_without_room(tmp_path: Path) -> None:
+    """--repeat-victim 1 keeps single runs; so does a --max-runs with less than AUTO_ROOM runs
+    left once the first runs passed (the check would eat the budget)."""
+    suite = fails_alone(tmp_path)
+    told = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--max-runs", "60", SAMPLE_RACE_RATE="0")
+    assert told.returncode == 4, told.stderr
+    assert not (hunt_dir(suite) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(suite))
+    other = fails_alone(tmp_path / "other")
+    small = isolate(other, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM - 1), SAMPLE_RACE_RATE="0")
+    assert small.returncode == 4, small.stderr
+    assert not (hunt_dir(other) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(other))
+    assert AUTO_AFTER < len(journal(other)) <= AUTO_AFTER + AUTO_ROOM - 1
