@@ -3,7 +3,8 @@
     python benchmarks/repeat_benchmark.py [--trials 50] [--n 50] [--k 10] [--jobs 2]
 
 Per scenario, the same suites and seeds side by side: isolate with single runs (K = 1), isolate
-with `--repeat-victim K` (the check of isolate.hunt.repeatcheck: simulate.repeat_trial), the same
+as it runs by default (auto: single runs until the first ones all passed, then K = 10 and the
+check, simulate.repeat_trial(auto=True)), isolate with `--repeat-victim K` (the check of isolate.hunt.repeatcheck: simulate.repeat_trial), the same
 without any check (the ablation: K-fold runs taken as they come, at most 2,000), and the hand recipe at 99%
 (manual-99 of search_benchmark.py, single runs). Printed: exact-set accuracy, mean runs and mean
 test seconds, the ratios of seconds, how often the check turned repeats off, and the median
@@ -34,7 +35,7 @@ CELLS = (
     "none q=1/30", "none q=0.01", "none q=0.05",
     "single p=0.2 per-run", "single p=1 s=1", "single p=0.5 s=0.3", "none q=0.01 s=0.1",
 )
-CONFIGS = ("K=1", "K", "K no check", "manual-99")
+CONFIGS = ("K=1", "auto", "K", "K no check", "manual-99")
 
 
 def run_cell(task: tuple[str, int, int, int]) -> tuple[str, int, dict[str, tuple[bool, int, float, int, bool]]]:
@@ -51,7 +52,8 @@ def run_cell(task: tuple[str, int, int, int]) -> tuple[str, int, dict[str, tuple
         asked = 1 if config == "K=1" else k
         # the ablation's misled hunts can run on and on: its budget ends them (as undecided)
         most = 2_000 if config == "K no check" else 50_000
-        r = repeat_trial(suite, Settings(confidence=0.99, max_runs=most), rng, asked, check=config != "K no check")
+        r = repeat_trial(suite, Settings(confidence=0.99, max_runs=most), rng, asked, check=config != "K no check",
+                         auto=config == "auto")
         out[config] = (r.trial.correct, r.trial.runs, r.trial.seconds, r.used, r.off)
     return name, seed, out
 
@@ -77,22 +79,27 @@ def main() -> int:
         by_cell.setdefault(name, []).append(out)
     print(f"N={args.n}, K={args.k}, {args.trials} trials a cell, confidence 0.99;"
           f" {time.monotonic() - start:.0f} s wall, {args.jobs} jobs")
-    print("| scenario | right K=1 / K / K no check / manual-99 | runs K=1 / K | seconds K=1 / K / manual-99"
-          " | K / K=1 | K / manual-99 | K=1 / manual-99 | check: off, median K kept |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| scenario | right K=1 / auto / K / K no check / manual-99 | runs K=1 / auto / K"
+          " | seconds K=1 / auto / K / manual-99 | auto / K=1 | auto / manual-99 | K / K=1 | K / manual-99"
+          " | K=1 / manual-99 | check: off, median K kept (K; auto) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.cells:
         rows = by_cell[name]
 
         def mean(config: str, i: int) -> float:
             return statistics.fmean(float(r[config][i]) for r in rows)
 
+        def ratio(a: str, b: str) -> str:
+            return f"{mean(a, 2) / mean(b, 2):.2f}"
+
         right = " / ".join(f"{sum(r[c][0] for r in rows)}" for c in CONFIGS)
         off = sum(r["K"][4] for r in rows)
         kept = statistics.median(r["K"][3] for r in rows)
-        print(f"| {name} | {right} of {len(rows)} | {mean('K=1', 1):.0f} / {mean('K', 1):.0f} |"
-              f" {mean('K=1', 2):.0f} / {mean('K', 2):.0f} / {mean('manual-99', 2):.0f} |"
-              f" {mean('K', 2) / mean('K=1', 2):.2f} | {mean('K', 2) / mean('manual-99', 2):.2f} |"
-              f" {mean('K=1', 2) / mean('manual-99', 2):.2f} | {off}, {kept:g} |", flush=True)
+        auto_kept = statistics.median(r["auto"][3] for r in rows)
+        print(f"| {name} | {right} of {len(rows)} | {mean('K=1', 1):.0f} / {mean('auto', 1):.0f} / {mean('K', 1):.0f} |"
+              f" {mean('K=1', 2):.0f} / {mean('auto', 2):.0f} / {mean('K', 2):.0f} / {mean('manual-99', 2):.0f} |"
+              f" {ratio('auto', 'K=1')} | {ratio('auto', 'manual-99')} | {ratio('K', 'K=1')} |"
+              f" {ratio('K', 'manual-99')} | {ratio('K=1', 'manual-99')} | {off}, {kept:g}; {auto_kept:g} |", flush=True)
     return 0
 
 

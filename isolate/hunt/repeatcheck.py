@@ -58,10 +58,14 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
     new = ev.observations[ev.history[0]:]
     runs = sum(o.count for o in new)
     room = None if merged["max_runs"] is None else int(merged["max_runs"]) - ev.entries
-    if not automatic(runs, sum(o.count for o in new if o.failed), ev.history[0], room):
+    reproduced = sum(o.count for o in new if o.failed)
+    failing = {o.included for o in new if o.failed}
+    flaky = any(o.included in failing for o in new if not o.failed)
+    if not automatic(runs, reproduced, flaky, ev.history[0], room):
         return False
-    why = (f"{runs} runs passed: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in"
-           " one process (more evidence per start-up; --repeat-victim 1 turns this off)")
+    seen = f"{runs} runs passed" if not reproduced else f"{reproduced} of {runs} runs reproduced the failure"
+    why = (f"{seen}: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in one process"
+           " (more evidence per start-up; --repeat-victim 1 turns this off)")
     data = {"repeat": AUTO_K, "from": ev.entries, "why": why,
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
     write_atomic(hunt.path / REPEAT_AUTO, json.dumps(data, indent=2) + "\n")

@@ -389,8 +389,10 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 obs.append(Observation(inc, failed, secs))
         most = settings.max_runs
         step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)))
+        failing = {inc for inc, e in runs if "r" in e}
+        flaky = any(inc in failing for inc, e in runs if "r" not in e)
         if auto and not single and isinstance(step, Query) and automatic(
-                len(runs), sum("r" in e for _, e in runs), 0, None if most is None else most - len(runs)):
+                len(runs), sum("r" in e for _, e in runs), flaky, 0, None if most is None else most - len(runs)):
             single = len(runs)
             start(AUTO_K)
             continue

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 import random
 
-from isolate.search.repeats import ALPHA, HOLD, OFF, ON, Q_MAX, choose, later_p, per_execution, stance
+from isolate.search.repeats import (ALPHA, AUTO_AFTER, AUTO_LATEST, AUTO_ROOM, HISTORY_MOST, HOLD, OFF, ON, Q_MAX,
+                                    automatic, choose, later_p, per_execution, stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -57,3 +58,17 @@ def test_a_fails_alone_verdict_waits_for_a_first_execution() -> None:
     assert stance(later_only, later_only, "polluter")[0] == ON
     with_first = ["rppp", "pprp", "pppp"]
     assert stance(with_first, with_first, "fails-alone")[0] == ON
+
+
+def test_repeats_start_by_themselves_on_rare_or_flaky_failures_only() -> None:
+    # quiet: the first runs all passed
+    assert automatic(AUTO_AFTER, 0, False, 0, None)
+    assert not automatic(AUTO_AFTER - 1, 0, False, 0, None)
+    # a deterministic cause: its lists always fail, however many other lists passed
+    assert not automatic(20, 2, False, 0, None)
+    # a flaky one, rare enough: 1 in 10 (an estimate of 2/12 <= 0.2), and not 1 in 3
+    assert automatic(10, 1, True, 0, None) and not automatic(9, 3, True, 0, None)
+    # what would be left out, or the budget, stops them
+    assert not automatic(AUTO_LATEST + 1, 0, False, 0, None)
+    assert not automatic(AUTO_AFTER, 0, False, HISTORY_MOST, None)
+    assert not automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM - 1) and automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM)
