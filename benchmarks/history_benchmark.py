@@ -8,8 +8,10 @@ In a temporary copy of sample_suites/flaky_polluter (its polluter fails the vict
 SAMPLE_POLLUTION_RATE when it runs first in the same process), `stestr run --random` stores
 --stored runs (random partitions of the modules over the workers), then more until the newest has
 the victim failing: the run the hunt is extracted from. Each trial extracts it afresh and hunts
-twice, with the stored runs (the default) and with --no-history, in alternation; the table gives
-the median new runs and seconds of each, their ratio, and how many verdicts named the polluter.
+three times, in alternation: with the stored runs (the default), with --no-history (where repeats
+of the victim may start by themselves: a run is then K executions), and with --no-history
+--repeat-victim 1 (single runs: the history lever alone); the table gives the median new runs and
+seconds of each, the ratios, and how many verdicts named the polluter.
 Runs are counted from the verdicts' JSON (`runs` counts new runs only; `history_runs` the stored
 ones used), so the ratio does not depend on the machine's load.
 """
@@ -62,29 +64,31 @@ def main() -> int:
             print("the victim never failed; raise --rate", file=sys.stderr)
             return 1
         stored = len([p for p in (suite / ".stestr").iterdir() if p.name.isdigit()])
-        results: dict[str, list[dict[str, object]]] = {"history": [], "no-history": []}
+        modes = {"history": [], "no-history": ["--no-history"],
+                 "no-history single": ["--no-history", "--repeat-victim", "1"]}
+        results: dict[str, list[dict[str, object]]] = {mode: [] for mode in modes}
         for _ in range(args.trials):
-            for mode in ("history", "no-history"):
+            for mode, flags in modes.items():
                 run([str(BIN / "isolate"), "extract", "--test", VICTIM, "--force"], suite, env)
-                flags = ["--no-history"] if mode == "no-history" else []
                 proc = run([str(BIN / "isolate"), "bisect", VICTIM, "--json", "--jobs", str(args.jobs), *flags],
                            suite, env)
                 results[mode].append(json.loads(proc.stdout))
     print(f"flaky_polluter, SAMPLE_POLLUTION_RATE={args.rate}, {stored} stored runs "
           f"({stored - 1} usable: the hunt's own run is never counted), {args.trials} trials, --jobs {args.jobs}")
-    print(f"{'mode':12} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}")
-    medians = {}
+    print(f"{'mode':18} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}")
+    medians, seconds = {}, {}
     for mode, verdicts in results.items():
         right = sum(v["culprits"] == [POLLUTER] for v in verdicts)
         runs = statistics.median(float(v["runs"]) for v in verdicts)  # type: ignore[arg-type]
         secs = statistics.median(float(v["seconds"]) for v in verdicts)  # type: ignore[arg-type]
         used = statistics.median(float(v.get("history_runs", 0)) for v in verdicts)  # type: ignore[arg-type]
-        medians[mode] = runs
-        print(f"{mode:12} {right:>3}/{len(verdicts):<2} {runs:>14.0f} {secs:>17.1f} {used:>13.0f}")
-    print(f"new runs with history / without: {medians['history'] / medians['no-history']:.2f}"
-          " (target <= 0.6)")
-    print("per trial (runs with, without):",
-          [(a["runs"], b["runs"]) for a, b in zip(results["history"], results["no-history"])])
+        medians[mode], seconds[mode] = runs, secs
+        print(f"{mode:18} {right:>3}/{len(verdicts):<2} {runs:>14.0f} {secs:>17.1f} {used:>13.0f}")
+    for other in ("no-history", "no-history single"):
+        print(f"history / {other}: new runs {medians['history'] / medians[other]:.2f} (target <= 0.6),"
+              f" seconds {seconds['history'] / seconds[other]:.2f}")
+    print("per trial (runs with, without, without single):",
+          [(a["runs"], b["runs"], c["runs"]) for a, b, c in zip(*results.values())])
     return 0
 
 
