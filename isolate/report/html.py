@@ -23,9 +23,9 @@ from typing import Any
 
 from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
-from isolate.hunt.journal import Entry, read_journal
+from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.settings import project_kind
-from isolate.hunt.store import Hunt
+from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, step_runs
 from isolate.report.verdict import HEADLINE, duration
@@ -97,15 +97,20 @@ def gather(hunt: Hunt) -> Page:
 
 
 def _observations_after_each_entry(hunt: Hunt, ev: Evidence, entries: list[Entry]) -> list[int]:
-    """counted[e]: how many observations the first e journal entries hold (timeouts, crashes and
-    entries of unknown steps are no evidence either way, as in hunt.evidence)."""
+    """counted[e]: how many observations the stored history and the first e journal entries hold
+    (timeouts, crashes, entries of unknown steps and single runs before repeats started are no
+    evidence either way, as in hunt.evidence; K-fold runs are judged on the executions used)."""
     index = set(ev.problem.predecessors)
-    counted = [0]
+    counted = [ev.history[0]]  # the stored runs come first, before any entry
     checked = fork_checked(hunt)
-    for entry in entries:
+    repeat = repeat_of(hunt)
+    single = repeats_from(hunt) if repeat > 1 else 0  # single runs among K-fold ones are no evidence
+    for number, entry in enumerate(entries):
+        entry = judged_for(entry, repeat)
         ids = ev.steps.get(entry.step)
         valid = (ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
-                 and phase_of(entry, checked) == ev.phase)  # a cleaner phase's lists are its own evidence
+                 and phase_of(entry, checked) == ev.phase  # a cleaner phase's lists are its own evidence
+                 and number >= single)
         counted.append(counted[-1] + (1 if valid and (entry.reproduced or entry.outcome == "pass") else 0))
     if counted[-1] != len(ev.observations):  # cannot happen when both read the same entries; never overrun
         counted = [min(c, len(ev.observations)) for c in counted]

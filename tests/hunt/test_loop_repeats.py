@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from isolate.hunt.evidence import evidence
+from isolate.hunt.journal import read_journal
+from isolate.hunt.store import Hunt
+from isolate.report.html import _observations_after_each_entry
 from isolate.search.repeats import AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
 
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
@@ -162,6 +166,11 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     assert verdict["repeats"]["auto"] is True and verdict["repeats"]["asked"] == AUTO_K, verdict["repeats"]
     assert verdict["repeats"]["summary"].startswith(f"started by themselves after {single} single runs passed")
     assert verdict["history_runs"] == 0
+    # the HTML report's chart reads the evidence as the hunt does: the single runs left out
+    hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
+    ev = evidence(hunt)
+    counted = _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])
+    assert counted[single] == 0 and counted[-1] == len(ev.observations) == verdict["runs"] - single, counted
     once = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--json", SAMPLE_RACE_RATE="0.05")
     assert once.returncode == 3, once.stderr
     counted = json.loads(once.stdout)

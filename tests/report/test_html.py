@@ -18,7 +18,8 @@ import pytest
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.store import Hunt, hunt_name
-from isolate.report.html import MAX_POINTS, _sample
+from isolate.hunt.journal import read_journal
+from isolate.report.html import MAX_POINTS, _observations_after_each_entry, _sample
 from isolate.search.model import Settings
 from isolate.search.decide import leading
 
@@ -319,3 +320,28 @@ def test_long_hunts_are_sampled() -> None:
     assert len(xs) <= MAX_POINTS and xs[-1] == 5000 and set(ends) <= set(xs) and xs == sorted(set(xs))
     many = _sample(5000, list(range(3, 5000, 3)))
     assert len(many) <= MAX_POINTS and many[-1] == 5000
+
+
+def test_the_chart_ends_at_the_verdict_with_stored_runs_as_evidence(tmp_path: Path) -> None:
+    """Stored runs come before the journal's: the chart's last point is the verdict's confidence,
+    and its first counts them (a report that left them out, or counted them in place of the last
+    runs, ends elsewhere)."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    for _ in range(3):
+        stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["history_runs"] >= 1, verdict
+    out = tmp_path / "report.html"
+    assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
+    lines = dom(out).one("svg", id="chart").all("g", class_="answer")
+    leader = next(g for g in lines if g.attrs["data-answer"] == "0")
+    points = [(int(c.attrs["data-run"]), float(c.attrs["data-p"])) for c in leader.all("circle")]
+    assert points[-1][0] == verdict["runs"] and f"{points[-1][1]:.3f}" == f"{verdict['confidence']:.3f}", points
+    # what the chart is computed on: the stored runs first, then every run's observation, the last included
+    hunt = Hunt(next((suite / ".isolate").glob("*/")), json.loads(next((suite / ".isolate").glob("*/hunt.json")).read_text()))
+    ev = evidence(hunt)
+    counted = _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])
+    assert counted[0] == ev.history[0] == verdict["history_runs"] and counted[-1] == len(ev.observations), counted
