@@ -24,7 +24,7 @@ from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.repeatcheck import (RepeatsOff, asked, auto_start, held, hunt_findings, repeat_text,
-                                      repeating, start_check)
+                                      repeating, start_check, watch)
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
@@ -34,7 +34,7 @@ from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
-from isolate.search.repeats import per_execution
+from isolate.search.repeats import ALIKE_RUNS, per_execution
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
 
 
@@ -173,6 +173,10 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             if note not in told:
                 told.add(note)
                 display.warn(note)
+        failed = sum(o.count for o in observations if o.failed)
+        if repeating(hunt) and failed >= ALIKE_RUNS and f"watched {failed}" not in told:
+            told.add(f"watched {failed}")  # once per new failure: it reads the whole journal
+            watch(hunt, runner, display)  # raises RepeatsOff when the executions fail together
         found = hunt_findings(hunt, observations) if not ev.prefix else ()  # after a prefix, "alone" is not alone
         if found and "finding" not in told:  # said once, the first time it is true
             told.add("finding")

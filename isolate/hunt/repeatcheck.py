@@ -33,8 +33,8 @@ from isolate.hunt.evidence import Evidence
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_auto, read_repeat_check, read_steps,
                                  repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
-from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alpha_for, automatic, choose,
-                                    first_alone, stance)
+from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alike, alpha_for,
+                                    automatic, choose, first_alone, later_p, stance)
 
 
 class RepeatsOff(Exception):
@@ -136,6 +136,18 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
     return True
 
 
+def watch(hunt: Hunt, runner: Any, display: Any) -> None:
+    """While repeats run, between queries: raises RepeatsOff when the runs' executions fail
+    together (isolate.search.repeats.alike), since the extra executions then add no evidence."""
+    runs, alone = k_fold(hunt)
+    if alike(runs, repeat_of(hunt)):
+        failing = sum("r" in e for e in runs)
+        _decide(hunt, runner, display, OFF, later_p(runs), runs, alone, 1, alpha_for("watch"),
+                f"every one of the {failing} runs that reproduced the failure did so on all its executions: the"
+                " cause is drawn once a run, and repeats add no evidence")
+        raise RepeatsOff
+
+
 def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | None,
                reason: str) -> None:
     """The victim alone, `runs` K-fold runs, journaled as the hunt's (one query of one list)."""
@@ -155,16 +167,18 @@ def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | 
 
 
 def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: Sequence[str],
-            alone: Sequence[str], used: int, alpha: float) -> None:
-    """Store the decision (a resumed hunt reads it), say it once, and set the runners' repeats."""
+            alone: Sequence[str], used: int, alpha: float, why: str | None = None) -> None:
+    """Store the decision (a resumed hunt reads it), say it once, and set the runners' repeats.
+    `why`: the reason repeats stop, when it is not the exact test's."""
     k = asked(hunt)
     first = first_alone(alone)
     counted = (f"{len(runs)} runs of up to {k} executions, {sum(e[0] == 'r' for e in runs)} reproduced on the"
                f" first, {sum(e[1:].count('r') for e in runs)} on a later one; alone: {first}/{len(alone)} on the first")
-    if state == OFF:
+    if state == OFF and why is None:
         why = (f"later executions fail more often than the first (exact test p={p:.2g} < {alpha:g}): the victim"
                " changes its own odds" if p < alpha
                else f"no run of the victim alone failed on its first execution in {len(alone)} runs")
+    if state == OFF:
         summary = f"off: {why}; every run counts by its first execution ({counted})"
     elif used < k:
         summary = (f"{used} execution{'s' if used > 1 else ''} per run, not {k}: the victim alone would fail"

@@ -345,7 +345,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     isolate.search.repeats.automatic starts repeats (`asked` is then AUTO_K); the single runs are
     left out while K > 1, as isolate.hunt.evidence does. One worker: a query's lists run one after
     another."""
-    from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, automatic, choose, stance
+    from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, alike, automatic, choose, stance
 
     problem, truth = suite.problem, suite.truth
     runs: list[tuple[frozenset[int], str]] = []  # every run: its predecessors, its executions
@@ -387,6 +387,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 obs[-1] = Observation(inc, failed, last.seconds + secs, last.count + 1)
             else:
                 obs.append(Observation(inc, failed, secs))
+        if used > 1 and check and alike([e for _, e in runs if len(e) > 1], used):
+            used, off = 1, True  # the executions fail together: repeats add nothing
+            continue
         most = settings.max_runs
         step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)))
         failing = {inc for inc, e in runs if "r" in e}

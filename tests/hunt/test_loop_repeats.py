@@ -17,7 +17,7 @@ from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt
 from isolate.report.html import _observations_after_each_entry
-from isolate.search.repeats import AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
+from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
 
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
 SP_POLLUTER = "tokenstore.tests.test_session.SessionTest.test_login_issues_token"
@@ -194,3 +194,30 @@ def test_repeats_do_not_start_by_themselves_when_told_or_without_room(tmp_path: 
     assert small.returncode == 4, small.stderr
     assert not (hunt_dir(other) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(other))
     assert AUTO_AFTER < len(journal(other)) <= AUTO_AFTER + AUTO_ROOM - 1
+
+
+DP_VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+DP_CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+
+
+def test_repeats_stop_when_a_runs_executions_fail_together(tmp_path: Path) -> None:
+    """A deterministic polluter fails every execution of a run: once ALIKE_RUNS runs reproduced
+    the failure on all their executions, repeats stop (they add only seconds) and the hunt goes on
+    with single runs, every run counted by its first execution."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", DP_VICTIM).returncode == 0
+    proc = isolate(suite, "bisect", DP_VICTIM, "--repeat-victim", "4", "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [DP_CULPRIT], verdict
+    check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
+    assert (check["state"], check["used"]) == ("off", 1), check
+    entries = journal(suite)
+    repeated = [e for e in entries if "executions" in e]  # the check's, the search's and the fork check's
+    failing = [e["executions"] for e in repeated if e["reproduced"]]
+    assert len(failing) >= ALIKE_RUNS and set(failing) == {"rrrr"}, failing
+    assert check["summary"].startswith(f"off: every one of the {len(failing)} runs that reproduced the failure did"
+                                       " so on all its executions"), check
+    assert all("executions" not in e for e in entries[len(repeated):])  # single runs after
+    assert verdict["repeats"]["state"] == "off" and verdict["runs"] == len(entries)

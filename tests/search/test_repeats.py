@@ -6,7 +6,7 @@ import math
 import random
 
 from isolate.search.repeats import (ALPHA, AUTO_AFTER, AUTO_LATEST, AUTO_ROOM, HISTORY_MOST, HOLD, OFF, ON, Q_MAX,
-                                    automatic, choose, later_p, per_execution, stance)
+                                    alike, automatic, choose, later_p, per_execution, stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -72,3 +72,17 @@ def test_repeats_start_by_themselves_on_rare_or_flaky_failures_only() -> None:
     assert not automatic(AUTO_LATEST + 1, 0, False, 0, None)
     assert not automatic(AUTO_AFTER, 0, False, HISTORY_MOST, None)
     assert not automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM - 1) and automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM)
+
+
+def test_executions_that_fail_together_stop_repeats() -> None:
+    assert alike(["rrrr", "pppp", "rrrr", "rrrr"], 4)
+    assert not alike(["rrrr", "rrrr"], 4)  # too few to tell
+    assert not alike(["rrrr", "rrrp", "rrrr", "rrrr"], 4)  # one run whose executions differ
+    assert not alike(["rrrr", "rrrr", "rrrr"], 1)  # single runs: nothing to stop
+    assert alike(["rrrrpp", "rrrrrr", "rrrrpr"], 4)  # judged on the executions used
+    # independent executions failing at 0.8 each, K = 10: a failing run fails on all of them
+    # about 1 time in 9 (0.8^10), so three in a row about 1 in 800
+    rng = random.Random(7)
+    runs = ["".join("r" if rng.random() < 0.8 else "p" for _ in range(10)) for _ in range(3000)]
+    alarms = sum(alike(runs[i:i + 3], 10) for i in range(0, 3000, 3))
+    assert alarms <= 5, alarms
