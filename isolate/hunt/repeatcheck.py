@@ -141,7 +141,8 @@ def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | 
     """The victim alone, `runs` K-fold runs, journaled as the hunt's (one query of one list)."""
     ids = (hunt.victim,)
     step = step_for(hunt, ids, read_steps(hunt))
-    run_journaled(hunt, runner, [(step, ids, runs)], reason, len(read_journal(hunt)[0]), None, jobs, deadline)
+    run_journaled(hunt, runner, [(step, ids, runs)], reason, len(read_journal(hunt)[0]), None, jobs,
+                  deadline)
 
 
 def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: Sequence[str],
