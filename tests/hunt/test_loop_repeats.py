@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
 from isolate.search.repeats import AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
 
@@ -185,3 +187,18 @@ def test_repeats_do_not_start_by_themselves_when_told_or_without_room(tmp_path: 
     assert small.returncode == 4, small.stderr
     assert not (hunt_dir(other) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(other))
     assert AUTO_AFTER < len(journal(other)) <= AUTO_AFTER + AUTO_ROOM - 1
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_full_disk_stops_the_check_with_one_line(tmp_path: Path) -> None:
+    """The check's runs are journaled like the search's (isolate.hunt.runs): the query log is a
+    link to /dev/full, so its first write meets the kernel's real ENOSPC and the hunt stops with
+    the loop's one line, exit 2, before any run."""
+    suite = self_polluter(tmp_path)
+    (hunt_dir(suite) / "queries.jsonl").symlink_to("/dev/full")
+    proc = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--max-runs", "300")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    error = proc.stderr.splitlines()[-1]
+    assert error.startswith("isolate: error: cannot write ") and "queries.jsonl" in error, error
+    assert "No space left on device" in error and "free disk space" in error, error
+    assert not (hunt_dir(suite) / "journal.jsonl").exists()
