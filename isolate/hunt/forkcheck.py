@@ -37,7 +37,8 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.files import write_atomic
 from isolate.hunt.evidence import Evidence
-from isolate.hunt.journal import Entry, append_journal, append_lines, entry_of, judged_for, read_journal
+from isolate.hunt.journal import Entry, judged_for, read_journal
+from isolate.hunt.runs import DiskFull, run_journaled
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
@@ -190,6 +191,8 @@ class AutoRunner:
                           " compare with their fresh runs")
         try:
             tallies = [self._run(t, ev, jobs, deadline) for t in tallies]
+        except DiskFull:
+            raise  # nothing was learnt: the check runs again once the hunt resumes
         except UserError as why:
             return self._decide(False, f"fresh (fork check failed: {why})", tallies, {})
         agree, summary, ps = judge(tallies)
@@ -199,25 +202,13 @@ class AutoRunner:
         """The list FORK_RUNS times in the fork server, journaled as the check's runs (one query of
         one list, like the search's)."""
         start = len(read_journal(self.hunt)[0])
-        runs = _fork_runs(tally)
-        append_lines(self.hunt.path / "queries.jsonl", [
-            {"step": tally.step, "runs": runs, "reason": "fork check: the same list in the fork server", "from": start}])
         if self.fork is None:
             self.fork = self.make_fork()
-        ids = ev.steps[tally.step]
-        counts = [0, 0, 0]
-
-        def record(outcome: Any) -> None:
-            append_journal(self.hunt, [entry_of(tally.step, outcome, FORK_CHECK_PHASE, "fork")])
-            counts[0] += 1
-            counts[1] += bool(outcome.reproduced)
-            counts[2] += not outcome.reproduced and outcome.kind != "pass"
-
-        outcomes = self.fork.run(ids, ids[-1], times=runs, jobs=jobs, on_outcome=record, deadline=deadline)
-        errors = [o for o in outcomes if o.kind == "error"]
-        if errors:
-            raise UserError(f"step {tally.step} could not run in the fork server: {errors[0].message}")
-        return replace(tally, fork=(counts[0], counts[1], counts[2]))
+        outcomes = run_journaled(self.hunt, self.fork, [(tally.step, ev.steps[tally.step], _fork_runs(tally))],
+                                 "fork check: the same list in the fork server", start, FORK_CHECK_PHASE, jobs,
+                                 deadline, where=" in the fork server")
+        return replace(tally, fork=(len(outcomes), sum(bool(o.reproduced) for o in outcomes),
+                                    sum(not o.reproduced and o.kind != "pass" for o in outcomes)))
 
     def _decide(self, agree: bool, summary: str, tallies: list[Tally], ps: dict[str, float]) -> bool:
         """Store the decision (a resumed hunt reads it), say it once, switch if it agreed."""

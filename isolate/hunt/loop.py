@@ -17,14 +17,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from isolate.errors import UserError
 from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text, wasted_runs
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
-from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
+from isolate.hunt.journal import read_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.repeatcheck import (RepeatsOff, asked, auto_start, held, hunt_findings, repeat_text,
                                       repeating, start_check, watch)
+from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
@@ -269,27 +269,8 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     display.step(step, len(ids) - 1, sum(r for _, _, r in lists), query.reason, problem, observations,
                  leading(problem, observations, settings), lists=len(lists),
                  alone=ALONE.get(settings.strategy, "fails alone"))
-    path = hunt.path / "queries.jsonl"
-    try:
-        append_lines(path, [{"step": st, "runs": r, "reason": query.reason, "from": ev.entries} for st, _, r in lists])
-    except OSError as exc:
-        raise UserError(f"cannot write {path} ({exc.strerror}); free disk space, then run the same"
-                        " command again to resume") from None
-
-    def record(index: int, outcome: Any) -> None:
-        entry = entry_of(lists[index][0], outcome, ev.phase, runner.mode)
-        try:
-            append_journal(hunt, [entry])
-        except OSError as exc:
-            raise UserError(f"cannot write the journal in {hunt.path} ({exc.strerror}); free disk space,"
-                            " then run the same command again to resume") from None
-        display.outcome(outcome)
-
-    outcomes = runner.run_lists([(ids, runs) for _, ids, runs in lists], problem.victim, jobs=jobs,
-                                until_failure=query.until_failure, on_outcome=record, deadline=deadline)
-    errors = [(i, o) for i, o in outcomes if o.kind == "error"]
-    if errors:
-        raise UserError(f"step {lists[errors[0][0]][0]} could not run: {errors[0][1].message}")
+    run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
+                  until_failure=query.until_failure, on_outcome=display.outcome)
 
 
 def make_runner(hunt: Hunt, scheduler: str | None = None,

@@ -25,11 +25,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from isolate.errors import UserError
 from isolate.files import write_atomic
-from isolate.hunt.journal import append_journal, append_lines, entry_of, read_journal
+from isolate.hunt.journal import read_journal
 from isolate.hunt.evidence import findings
 from isolate.hunt.evidence import Evidence
+from isolate.hunt.runs import run_journaled
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_auto, read_repeat_check, read_steps,
                                  repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
@@ -153,17 +153,8 @@ def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | 
     """The victim alone, `runs` K-fold runs, journaled as the hunt's (one query of one list)."""
     ids = (hunt.victim,)
     step = step_for(hunt, ids, read_steps(hunt))
-    entries = len(read_journal(hunt)[0])
-    append_lines(hunt.path / "queries.jsonl", [{"step": step, "runs": runs, "reason": reason, "from": entries}])
-
-    def record(outcome: Any) -> None:
-        append_journal(hunt, [entry_of(step, outcome, None, runner.mode)])
-
-    outcomes = runner.run_lists([(ids, runs)], hunt.victim, jobs=jobs, on_outcome=lambda _, o: record(o),
-                                deadline=deadline)
-    errors = [o for _, o in outcomes if o.kind == "error"]
-    if errors:
-        raise UserError(f"step {step} could not run: {errors[0].message}")
+    run_journaled(hunt, runner, [(step, ids, runs)], reason, len(read_journal(hunt)[0]), None, jobs,
+                  deadline)
 
 
 def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: Sequence[str],

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
@@ -221,3 +223,18 @@ def test_repeats_stop_when_a_runs_executions_fail_together(tmp_path: Path) -> No
                                        " so on all its executions"), check
     assert all("executions" not in e for e in entries[len(repeated):])  # single runs after
     assert verdict["repeats"]["state"] == "off" and verdict["runs"] == len(entries)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_full_disk_stops_the_check_with_one_line(tmp_path: Path) -> None:
+    """The check's runs are journaled like the search's (isolate.hunt.runs): the query log is a
+    link to /dev/full, so its first write meets the kernel's real ENOSPC and the hunt stops with
+    the loop's one line, exit 2, before any run."""
+    suite = self_polluter(tmp_path)
+    (hunt_dir(suite) / "queries.jsonl").symlink_to("/dev/full")
+    proc = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--max-runs", "300")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    error = proc.stderr.splitlines()[-1]
+    assert error.startswith("isolate: error: cannot write ") and "queries.jsonl" in error, error
+    assert "No space left on device" in error and "free disk space" in error, error
+    assert not (hunt_dir(suite) / "journal.jsonl").exists()

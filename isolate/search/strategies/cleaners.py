@@ -25,7 +25,6 @@ Pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
 from isolate.search.model import (
@@ -35,11 +34,10 @@ from isolate.search.model import (
     Settings,
     Verdict,
     counts,
-    tally,
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.strategies import causes
-from isolate.search.strategies.setters import flipped, in_real_outcomes, inverted_settings, swap
+from isolate.search.strategies.setters import flipped, in_real_outcomes, inverted_decide, inverted_settings, swap
 
 CLEANER = "cleaner"
 CLEAN_MIN = 0.2  # the smallest pass rate a cleaner gives that the first full lists are sure to show
@@ -56,17 +54,13 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
            batch: int = 1) -> Query | Verdict:
     """The next list of candidates to run after the polluter, or the verdict: "cleaner" naming
     them, or the inverted search's own end (no cleaner found) in real words."""
-    answer = causes.decide(problem, flipped(observations), _inner(settings), batch=batch)
-    if isinstance(answer, Query):  # a pass is the event: run every run, not until a failure
-        return replace(answer, reason=f"cleaners: {_placed(say(answer.reason))}", until_failure=False)
-    if answer.kind != "polluter":
-        return replace(answer, evidence=tuple(say(line) for line in answer.evidence), stop=say(answer.stop))
-    return cleaned(problem, tally(observations), answer)
+    return inverted_decide(problem, observations, settings, batch, CLEAN_MIN, say,
+                           lambda reason: f"cleaners: {_placed(say(reason))}", cleaned)
 
 
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
     """The leading cleaners so far (an empty answer: it passes after the polluter as often alone)."""
-    return causes.leading(problem, flipped(observations), _inner(settings))
+    return causes.leading(problem, flipped(observations), inverted_settings(settings, CLEAN_MIN))
 
 
 def say(text: str) -> str:
@@ -78,10 +72,6 @@ def _placed(reason: str) -> str:
     """A query's reason with the polluter in its place: every list runs it first."""
     return (reason.replace("victim alone", "victim right after the polluter")
             .replace("alone before the victim", "alone between the polluter and the victim"))
-
-
-def _inner(settings: Settings) -> Settings:
-    return inverted_settings(settings, CLEAN_MIN)
 
 
 def cleaned(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:

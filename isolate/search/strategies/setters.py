@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from isolate.search.model import (
     FoundCause,
@@ -50,18 +50,26 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
            batch: int = 1) -> Query | Verdict:
     """The next list to run, or the verdict: "brittle" naming the setters, or the inverted
     search's own end (no setter found) with its words turned back the right way round."""
-    answer = causes.decide(problem, flipped(observations), inverted_settings(settings), batch=batch)
-    if isinstance(answer, Query):
-        # the runner stops early at a failure, the inverted search's non-event: run them all
-        return replace(answer, reason=f"state-setters: {swap(answer.reason)}", until_failure=False)
-    if answer.kind != "polluter":
-        return replace(answer, evidence=tuple(swap(line) for line in answer.evidence), stop=swap(answer.stop))
-    return brittle(problem, tally(observations), answer)
+    return inverted_decide(problem, observations, settings, batch, SET_MIN, swap,
+                           lambda reason: f"state-setters: {swap(reason)}", brittle)
 
 
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
     """The leading setters so far (an empty answer: the victim passes on its own)."""
     return causes.leading(problem, flipped(observations), inverted_settings(settings))
+
+
+def inverted_decide(problem: Problem, observations: Sequence[Observation], settings: Settings, batch: int,
+                    least: float, say: Callable[[str], str], asked: Callable[[str], str],
+                    found: Callable[[Problem, Tally, Verdict], Verdict]) -> Query | Verdict:
+    """causes.decide on the runs with pass and fail swapped (`least` as in inverted_settings), its
+    answer in real words: `asked` turns a query's reason, `say` the rest, `found` a "polluter" verdict."""
+    answer = causes.decide(problem, flipped(observations), inverted_settings(settings, least), batch=batch)
+    if isinstance(answer, Query):  # a pass is the event: run every run, not until a failure
+        return replace(answer, reason=asked(answer.reason), until_failure=False)
+    if answer.kind != "polluter":
+        return replace(answer, evidence=tuple(say(line) for line in answer.evidence), stop=say(answer.stop))
+    return found(problem, tally(observations), answer)
 
 
 def flipped(observations: Sequence[Observation]) -> tuple[Observation, ...]:
