@@ -206,3 +206,23 @@ def test_runs_of_the_cause_alone_shorten_the_check_for_further_causes() -> None:
     # --further 0 asks for nothing of the kind
     v0, history0, _ = hunt(s, Settings(further=0.0), random.Random(0))
     assert v0.culprits == (40,) and not any(o.included == rest for o in history0)
+
+
+def test_stored_runs_of_other_orders_do_not_skip_reproducing_the_whole_list() -> None:
+    """Failures only in lists that are no prefix of the chain (stored runs of random partitions)
+    give the chain no failing prefix: the hunt reproduces with the whole list first, as without
+    them, instead of running the victim alone under the name "full list" or prefixes expected to
+    fail at the background rate. Once the whole list failed, the chain search goes on."""
+    s = suite(30, [({7}, 0.3)])
+    chain = cost_chain(s.problem)
+    rng = random.Random(3)
+    stored = []
+    for _ in range(40):  # random subsets holding the polluter or not, never a prefix of the chain
+        sub = {i for i in range(30) if rng.random() < 0.5} | {chain[-1]}
+        sub.discard(chain[0])
+        stored.append(obs(sub, 7 in sub and rng.random() < 0.3))
+    assert any(o.failed for o in stored) and not any(prefix_counts(chain, tally(stored))[0])
+    first = decide(s.problem, stored)
+    assert isinstance(first, Query) and first.included == tuple(range(30)) and first.reason.startswith("full list")
+    after = decide(s.problem, stored + [obs(range(30), True)])
+    assert isinstance(after, Query) and after.included != tuple(range(30)) and after.included != ()

@@ -40,6 +40,7 @@ from isolate.search.model import (
     fit_runs,
     fits,
     label,
+    reproduce_cap,
     round_batch,
     run_cost,
     runs_for,
@@ -195,6 +196,10 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     lead, mass = th.leader()
     leaders = tuple(Answer((chain[j],) if j >= 0 else (), w, th.p[j] if j >= 0 else th.beyond_q,
                            th.q[j] if j >= 0 else th.beyond_q) for j, w in th.ranked(3))
+    if not later and t.total_fails and not any(th.fails):
+        again = _reproduce_whole(problem, th, settings, batch, budget)
+        if again is not None:
+            return again, leaders
     if mass >= settings.confidence and lead < 0:
         if later:
             return _End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
@@ -217,6 +222,23 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     if k < 1:
         return _End("budget", "the budget ran out", leaders=leaders), leaders
     return replace(query, runs=min(k, query.runs)), leaders
+
+
+def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
+                     budget: tuple[float, float]) -> Query | None:
+    """The whole list until it fails, when the failures so far are all of lists that are no
+    prefix of the chain (stored runs of other orders, isolate.hunt.history): the chain then has
+    no failing prefix to split, and its search would grope along prefixes expected to fail at the
+    background rate. So the hunt first reproduces the failure in its own order, as one without
+    stored runs does (runs doubling, up to reproduce_cap); None when that is done or spent."""
+    n = len(problem.predecessors)
+    done = th.runs[n]  # runs of the whole list, the chain's longest prefix
+    cap = reproduce_cap(settings)
+    full = tuple(range(n))
+    k = fit_runs(round_batch(min(cap - done, max(1, done)), batch), run_cost(problem, full), budget)
+    if n == 0 or done >= cap or k < 1:
+        return None
+    return Query(full, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
 
 
 def _speculate(problem: Problem, first: Query, settings: Settings, batch: int,
@@ -351,6 +373,9 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
         max_seconds=None if secs_left == math.inf else t.total_seconds + secs_left,
     )
     v = bayesian.decide(sub, inner, inner_settings, batch=batch)
+    if isinstance(v, Query) and not keep:  # "no prefix raises the rate" leads: the victim alone
+        return replace(v, reason="the victim alone: does it fail on its own?" if v.reason.startswith("full list")
+                       else v.reason)
     if isinstance(v, Query):
         return v.mapped(keep)
     if v.kind == "polluter" and len(v.culprits) == 2:
