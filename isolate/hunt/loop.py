@@ -163,6 +163,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
     observations it refers to, the evidence, and the notes said about the runs."""
     budget = merged["time_budget"]
     most = settings.max_runs  # --max-runs counts every run, a failed fork check's too
+    watched = 0  # failures the repeats were last watched at (watch reads the whole journal)
     while True:
         ev = evidence(hunt, ev)
         for warning in ev.warnings:
@@ -174,8 +175,8 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
                 told.add(note)
                 display.warn(note)
         failed = sum(o.count for o in observations if o.failed)
-        if repeating(hunt) and failed >= ALIKE_RUNS and f"watched {failed}" not in told:
-            told.add(f"watched {failed}")  # once per new failure: it reads the whole journal
+        if repeating(hunt) and failed >= ALIKE_RUNS and failed != watched:
+            watched = failed
             watch(hunt, runner, display)  # raises RepeatsOff when the executions fail together
         found = hunt_findings(hunt, observations) if not ev.prefix else ()  # after a prefix, "alone" is not alone
         if found and "finding" not in told:  # said once, the first time it is true
