@@ -96,7 +96,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
     repeat = repeat_of(hunt)
-    single = repeats_from(hunt) if repeat > 1 else 0  # runs before repeats started by themselves
+    single = repeats_from(hunt)  # runs before repeats started by themselves
     for number, entry in enumerate(entries, previous.entries):
         end = _epoch(entry.at)
         if end is not None:

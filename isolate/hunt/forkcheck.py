@@ -181,7 +181,7 @@ class AutoRunner:
         self.pending = False
         entries, _ = read_journal(self.hunt)
         repeat = repeat_of(self.hunt)  # while repeats run, the single runs before them are not compared
-        tallies = fresh_tallies(entries[repeats_from(self.hunt) if repeat > 1 else 0:], ev.steps,
+        tallies = fresh_tallies(entries[repeats_from(self.hunt):], ev.steps,
                                 {test for test, n in ev.hangs.items() if n}, repeat)
         mine = set(ev.problem.predecessors)  # this phase's lists only (the setter phase has others)
         tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]

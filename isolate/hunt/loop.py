@@ -22,14 +22,14 @@ from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, 
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.lock import Lock
-from isolate.hunt.repeatcheck import (RepeatsOff, asked, auto_start, held, hunt_findings, repeat_text,
+from isolate.hunt.repeatcheck import (RepeatsOff, auto_start, held, hunt_findings, repeat_text,
                                       repeating, start_check, watch)
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, repeat_of, repeats_from, step_for
+from isolate.hunt.store import Hunt, repeat_asked, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
@@ -135,7 +135,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     problem, observations, ev, said, answer = _search(hunt, display, runner, merged, jobs, settings, ev, told)
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-    repeats = (f"repeats: {repeat_text(hunt)}",) if asked(hunt) > 1 else ()
+    repeats = (f"repeats: {repeat_text(hunt)}",) if repeat_asked(hunt) > 1 else ()
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
     if answer.kind == "fails-alone" and settings.strategy == "isolate" and per_execution(answer.q, repeat_of(hunt)) >= BRITTLE_FROM:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
@@ -178,8 +178,10 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if repeating(hunt) and failed >= ALIKE_RUNS and failed != watched:
             watched = failed
             watch(hunt, runner, display)  # raises RepeatsOff when the executions fail together
-        found = hunt_findings(hunt, observations) if not ev.prefix else ()  # after a prefix, "alone" is not alone
-        if found and "finding" not in told:  # said once, the first time it is true
+        # said once, the first time it is true (with repeats it reads the journal: not once said);
+        # after a prefix, "alone" is not alone
+        found = hunt_findings(hunt, observations) if not ev.prefix and "finding" not in told else ()
+        if found:
             told.add("finding")
             display.info(f"finding: {found[0]}")
         deadline = None
@@ -192,7 +194,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
         if most is not None:
             # runs the search does not see count too: a failed fork check's, single runs among K-fold ones
-            unseen = wasted_runs(hunt) + (repeats_from(hunt) if repeating(hunt) else 0)
+            unseen = wasted_runs(hunt) + repeats_from(hunt)
             settings = replace(settings, max_runs=max(0, most - unseen))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):

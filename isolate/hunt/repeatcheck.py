@@ -41,12 +41,6 @@ class RepeatsOff(Exception):
     """Repeats were turned off: the evidence must be read again from the start."""
 
 
-def asked(hunt: Hunt) -> int:
-    """Executions per run asked: --repeat-victim K, or what repeats started by themselves with
-    (1: neither)."""
-    return repeat_asked(hunt)
-
-
 def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, display: Any, jobs: int,
                deadline: float | None) -> bool:
     """Without --repeat-victim, in the hunt's own phase: start repeats when
@@ -98,7 +92,7 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     """Before the search: the victim alone, CHECK_RUNS K-fold runs (fewer when an interrupted
     session left some, or when --max-runs has no room for them: the check then waits), then the
     decision."""
-    k = asked(hunt)
+    k = repeat_asked(hunt)
     if k < 2 or read_repeat_check(hunt) is not None:
         return
     _, alone = k_fold(hunt)
@@ -161,7 +155,7 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: S
             alone: Sequence[str], used: int, alpha: float, why: str | None = None) -> None:
     """Store the decision (a resumed hunt reads it), say it once, and set the runners' repeats.
     `why`: the reason repeats stop, when it is not the exact test's."""
-    k = asked(hunt)
+    k = repeat_asked(hunt)
     first = first_alone(alone)
     counted = (f"{len(runs)} runs of up to {k} executions, {sum(e[0] == 'r' for e in runs)} reproduced on the"
                f" first, {sum(e[1:].count('r') for e in runs)} on a later one; alone: {first}/{len(alone)} on the first")
@@ -204,7 +198,7 @@ def set_repeat(runner: Any, k: int) -> None:
 def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
     """The verdict JSON's `repeats` (None when --repeat-victim was not given): executions asked
     and used per run, whether the check turned them off, and its summary."""
-    k = asked(hunt)
+    k = repeat_asked(hunt)
     if k < 2:
         return None
     decision = read_repeat_check(hunt)
@@ -216,7 +210,7 @@ def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
 def repeat_text(hunt: Hunt) -> str:
     """How the hunt's runs executed the victim, in one line (verdict, status)."""
     decision = read_repeat_check(hunt)
-    k = asked(hunt)
+    k = repeat_asked(hunt)
     auto = read_repeat_auto(hunt)
     since = "" if auto is None else f"started by themselves after {auto['from']} single runs passed; "
     if decision is not None:

@@ -360,9 +360,11 @@ def repeat_asked(hunt: Hunt) -> int:
 
 
 def repeats_from(hunt: Hunt) -> int:
-    """Journal entries made before the victim was repeated (single runs; 0 with --repeat-victim)."""
+    """Journal entries that are no evidence now: the single runs made before repeats started by
+    themselves, while the runs still repeat the victim (0 with --repeat-victim, or once repeats
+    are off: every run then counts by its first execution)."""
     auto = read_repeat_auto(hunt)
-    return 0 if auto is None else int(auto["from"])
+    return 0 if auto is None or repeat_of(hunt) < 2 else int(auto["from"])
 
 
 def repeat_of(hunt: Hunt) -> int:

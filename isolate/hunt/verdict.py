@@ -17,7 +17,7 @@ from isolate.hunt.evidence import Evidence
 from isolate.hunt.forkcheck import mode_text, runs_by_mode
 from isolate.hunt.repeatcheck import repeats_of
 from isolate.hunt.journal import read_journal
-from isolate.hunt.store import Hunt, repeat_of, repeats_from
+from isolate.hunt.store import Hunt, repeats_from
 from isolate.search.model import Problem, Verdict
 
 
@@ -82,7 +82,7 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, f
     if setup is not None:
         data["passing_list"] = str(setup)
     # new runs only: those the search counted, and the single runs before repeats started by themselves
-    data["runs"] = verdict.runs - ev.history[0] + (repeats_from(hunt) if repeat_of(hunt) > 1 else 0)
+    data["runs"] = verdict.runs - ev.history[0] + repeats_from(hunt)
     data["history_runs"] = ev.history[0]
     data["findings"] = list(findings)
     data["ignored_outcomes"] = ev.ignored

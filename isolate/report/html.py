@@ -104,7 +104,7 @@ def _observations_after_each_entry(hunt: Hunt, ev: Evidence, entries: list[Entry
     counted = [ev.history[0]]  # the stored runs come first, before any entry
     checked = fork_checked(hunt)
     repeat = repeat_of(hunt)
-    single = repeats_from(hunt) if repeat > 1 else 0  # single runs among K-fold ones are no evidence
+    single = repeats_from(hunt)  # single runs among K-fold ones are no evidence
     for number, entry in enumerate(entries):
         entry = judged_for(entry, repeat)
         ids = ev.steps.get(entry.step)
