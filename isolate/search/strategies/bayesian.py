@@ -61,6 +61,8 @@ def decide(
             return _not_reproduced(problem, t, settings)
         reason = ("full list: does the failure reproduce?" if t.total_runs == 0 else
                   f"full list: no failure in {t.total_runs} runs yet")
+        if n == 0:  # no predecessors (a sub-problem of none): the full list is the victim alone
+            reason = "the victim alone: does it fail on its own?"
         return Query(full, k, reason)
     cells = partition(n, t.sets)
     post = infer(n, t, cells, settings.rates, settings.prior_none, settings.prior_pair)

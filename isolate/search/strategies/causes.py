@@ -373,9 +373,6 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
         max_seconds=None if secs_left == math.inf else t.total_seconds + secs_left,
     )
     v = bayesian.decide(sub, inner, inner_settings, batch=batch)
-    if isinstance(v, Query) and not keep:  # "no prefix raises the rate" leads: the victim alone
-        return replace(v, reason="the victim alone: does it fail on its own?" if v.reason.startswith("full list")
-                       else v.reason)
     if isinstance(v, Query):
         return v.mapped(keep)
     if v.kind == "polluter" and len(v.culprits) == 2:
