@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/history_benchmark.py [--stored 40] [--trials 5] [--rate 0.2] [--jobs 2]
+    python benchmarks/history_benchmark.py [--stored 40] [--trials 5] [--rate 0.2] [--jobs 2] [--ungrouped]
 
 In a temporary copy of sample_suites/flaky_polluter (its polluter fails the victim at
 SAMPLE_POLLUTION_RATE when it runs first in the same process), `stestr run --random` stores
@@ -12,6 +12,13 @@ three times, in alternation: with the stored runs (the default), with --no-histo
 of the victim may start by themselves: a run is then K executions), and with --no-history
 --repeat-victim 1 (single runs: the history lever alone); the table gives the median new runs and
 seconds of each, the ratios, and how many verdicts named the polluter.
+
+As shipped, the suite's .stestr.conf keeps each test module in one worker, in one order
+(group_regex): the victim's module, the polluter's too, then always runs the polluter's class
+before the victim, so a stored run can only tell whether the other modules' tests matter (about
+1.3 of the 4.6 bits that name the polluter among 25). `--ungrouped` drops group_regex in the
+temporary copy: stestr then spreads single tests over the workers and shuffles each worker's
+order, and the victim's predecessors vary from run to run, as in a suite without groups.
 Runs are counted from the verdicts' JSON (`runs` counts new runs only; `history_runs` the stored
 ones used), so the ratio does not depend on the machine's load.
 """
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -39,12 +47,44 @@ def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=3600)
 
 
+PURPOSES = (  # what a step's reason asks, by the words isolate's search uses
+    ("fork check", ("fork check:",)),
+    ("reproduce", ("full list",)),
+    ("victim alone", ("victim alone",)),
+    ("stop check", ("without the causes found", "how surely", "make it fail too", "a cause too")),
+    ("chain", ("where do the lists start to fail", "remaining predecessors")),
+    ("which test", ("of the suspicion", "confirm:", "alone before the victim")),
+)
+
+
+def purposes(log: str) -> dict[str, int]:
+    """New runs by what they asked, from `isolate log` (a line without a reason is one of the
+    lists run beside the line before it)."""
+    out: dict[str, int] = {}
+    last = "other"
+    for line in log.splitlines():
+        found = re.search(r"(\d+) runs,", line)
+        if not found:
+            continue
+        last = next((name for name, words in PURPOSES if any(w in line for w in words)),
+                    last if line.rstrip().endswith("reproduced") else "other")
+        out[last] = out.get(last, 0) + int(found.group(1))
+    return out
+
+
+def check_runs(verdict: dict[str, object]) -> int:
+    """The fork check's runs, from the verdict's mode ("... vs 4/40 fork ..."); 0 without a check."""
+    found = re.search(r" vs \d+/(\d+) fork", str(verdict.get("mode", "")))
+    return int(found.group(1)) if found else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--stored", type=int, default=40)
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--rate", type=float, default=0.2, help="SAMPLE_POLLUTION_RATE")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ungrouped", action="store_true", help="drop the suite's group_regex (see above)")
     args = ap.parse_args()
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
            "SAMPLE_POLLUTION_RATE": str(args.rate)}
@@ -52,6 +92,10 @@ def main() -> int:
         suite = Path(tmp) / SUITE
         shutil.copytree(REPO / "sample_suites" / SUITE, suite,
                         ignore=shutil.ignore_patterns(".stestr", ".isolate", "__pycache__"))
+        if args.ungrouped:
+            conf = suite / ".stestr.conf"
+            conf.write_text("".join(line for line in conf.read_text().splitlines(keepends=True)
+                                    if not line.startswith("group_regex")))
         run([str(BIN / "stestr"), "init"], suite, env)
         for _ in range(args.stored):
             run([str(BIN / "stestr"), "run", "--random"], suite, env)
@@ -72,8 +116,10 @@ def main() -> int:
                 run([str(BIN / "isolate"), "extract", "--test", VICTIM, "--force"], suite, env)
                 proc = run([str(BIN / "isolate"), "bisect", VICTIM, "--json", "--jobs", str(args.jobs), *flags],
                            suite, env)
-                results[mode].append(json.loads(proc.stdout))
-    print(f"flaky_polluter, SAMPLE_POLLUTION_RATE={args.rate}, {stored} stored runs "
+                verdict = json.loads(proc.stdout)
+                verdict["purposes"] = purposes(run([str(BIN / "isolate"), "log", VICTIM], suite, env).stdout)
+                results[mode].append(verdict)
+    print(f"flaky_polluter{' (ungrouped)' if args.ungrouped else ''}, SAMPLE_POLLUTION_RATE={args.rate}, {stored} stored runs "
           f"({stored - 1} usable: the hunt's own run is never counted), {args.trials} trials, --jobs {args.jobs}")
     print(f"{'mode':18} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}")
     medians, seconds = {}, {}
@@ -87,6 +133,20 @@ def main() -> int:
     for other in ("no-history", "no-history single"):
         print(f"history / {other}: new runs {medians['history'] / medians[other]:.2f} (target <= 0.6),"
               f" seconds {seconds['history'] / seconds[other]:.2f}")
+    # the fork check (isolate.hunt.forkcheck) replays up to 4 of a hunt's first lists 20 times each,
+    # in every mode alike: its runs are the mode's, not the search's
+    searched = {mode: statistics.median(float(v["runs"]) - check_runs(v) for v in verdicts)  # type: ignore[arg-type]
+                for mode, verdicts in results.items()}
+    for other in ("no-history", "no-history single"):
+        print(f"history / {other}, new runs without the fork check's: {searched['history'] / searched[other]:.2f}"
+              f" ({searched['history']:.0f} / {searched[other]:.0f})")
+    print("new runs by purpose (median per hunt):")
+    names = [name for name, _ in PURPOSES] + ["other"]
+    print(f"{'mode':18} " + " ".join(f"{n:>13}" for n in names))
+    for mode, verdicts in results.items():
+        row = [statistics.median(float(v["purposes"].get(n, 0)) for v in verdicts)  # type: ignore[attr-defined]
+               for n in names]
+        print(f"{mode:18} " + " ".join(f"{x:>13.0f}" for x in row))
     print("per trial (runs with, without, without single):",
           [(a["runs"], b["runs"], c["runs"]) for a, b, c in zip(*results.values())])
     return 0

@@ -156,7 +156,8 @@ def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
             failed = False
         else:  # skipped, or failed another way: no evidence either way
             continue
-        out.append(Observation(imported | {index[t] for t in past.predecessors if t in index}, failed, 0.0))
+        out.append(Observation(imported | {index[t] for t in past.predecessors if t in index}, failed, 0.0,
+                               stored=True))
     return tuple(out)
 
 

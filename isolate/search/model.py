@@ -39,6 +39,8 @@ class Observation:
     failed: bool
     seconds: float
     count: int = 1
+    stored: bool = False  # from a stored run in another order (isolate.hunt.history): the chain
+    # search reads it into its prior (isolate.search.stored), the other searches like any run
 
     def __post_init__(self) -> None:
         if not isinstance(self.included, frozenset):
@@ -265,7 +267,7 @@ def carry_over(
         s = remap.get(o.included)
         if s is None:
             s = remap[o.included] = frozenset(new_index[i] for i in o.included)
-        out.append(Observation(s, o.failed, o.seconds, o.count))
+        out.append(Observation(s, o.failed, o.seconds, o.count, o.stored))
     return tuple(out)
 
 

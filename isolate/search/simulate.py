@@ -266,13 +266,27 @@ def hunt_all(suite: Suite, settings: Settings, rng: random.Random, *, max_culpri
     return Trial(kind, culprits, conf, judge(suite.truth, kind, culprits), runs, seconds, calls)
 
 
-def trial(suite: Suite, settings: Settings, rng: random.Random, *, batch: int = 1) -> Trial:
-    """One hunt for a single culprit set (or none)."""
-    verdict, obs, calls, wall = hunt_wall(suite, settings, rng, batch=batch)
+def trial(suite: Suite, settings: Settings, rng: random.Random, *, batch: int = 1,
+          stored: tuple[Observation, ...] = ()) -> Trial:
+    """One hunt for a single culprit set (or none); `stored` runs (stored_runs) are evidence
+    from the start and are not counted in the Trial's runs."""
+    verdict, obs, calls, wall = hunt_wall(suite, settings, rng, batch=batch, observations=stored)
     culprits = frozenset(verdict.culprits)
     return Trial(verdict.kind, culprits, verdict.confidence,
                  judge(suite.truth, verdict.kind, culprits),
-                 verdict.runs, verdict.seconds, calls, wall)
+                 verdict.runs - sum(o.count for o in stored), verdict.seconds, calls, wall)
+
+
+def stored_runs(suite: Suite, count: int, share: float, rng: random.Random) -> tuple[Observation, ...]:
+    """`count` stored runs of the whole suite in shuffled orders (isolate.hunt.history): each
+    predecessor ran before the victim in the victim's process with probability `share` (with W
+    workers and random partitions and orders, 1 / (2 W)); the victim failed as the truth says."""
+    out = []
+    for _ in range(count):
+        included = frozenset(i for i in range(len(suite.problem.predecessors)) if rng.random() < share)
+        failed = rng.random() < suite.truth.fail_probability(included)
+        out.append(Observation(included, failed, 0.0, stored=True))
+    return tuple(out)
 
 
 def _remap(truth: Truth, index: list[int]) -> Truth:

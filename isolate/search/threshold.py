@@ -53,6 +53,7 @@ class Threshold:
     beyond_q: float
     fails: tuple[int, ...]
     runs: tuple[int, ...]
+    suspects: int = 0  # the chain's first tests are those stored runs single out (stored.py)
 
     def leader(self) -> tuple[int, float]:
         """(j, mass) of the most probable hypothesis; j = -1 for "beyond"."""
@@ -85,9 +86,10 @@ def prefix_counts(chain: Sequence[int], t: Tally) -> tuple[list[int], list[int]]
 
 
 def infer(chain: Sequence[int], t: Tally, settings: Settings, prior_beyond: float,
-          weight: Sequence[float] | None = None) -> Threshold:
+          weight: Sequence[float] | None = None, suspects: int = 0) -> Threshold:
     """The exact posterior; `weight[j]` (default 1) is the prior weight of chain[j] among the
-    positions (a class whose test was a cause makes its other tests likelier)."""
+    positions (a class whose test was a cause makes its other tests likelier, stored runs point
+    at some); the chain's first `suspects` tests lead it because stored runs point at them."""
     lat = lattice(settings.rates)
     fails, runs = prefix_counts(chain, t)
     m = len(chain)
@@ -119,7 +121,7 @@ def infer(chain: Sequence[int], t: Tally, settings: Settings, prior_beyond: floa
     wb = math.exp(log_beyond - top)
     z = wb + sum(ws)
     return Threshold(tuple(chain), tuple(x / z for x in ws), tuple(ps), tuple(qs), wb / z, none_q,
-                     tuple(fails), tuple(runs))
+                     tuple(fails), tuple(runs), suspects)
 
 
 def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs_so_far: int) -> Query:
@@ -167,7 +169,7 @@ def choose(th: Threshold, problem: Problem, settings: Settings, batch: int, runs
         runs = round_batch(passes_to_target(acts, lead_w, _predicted(th, lead, k), settings.confidence, runs),
                            batch)
     included = tuple(sorted(th.chain[:k]))
-    return Query(included, runs, _reason(k, m, cost[k], scores[k], fail_p[k]))
+    return Query(included, runs, _reason(k, m, cost[k], scores[k], fail_p[k], th.suspects))
 
 
 def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p: Sequence[float],
@@ -180,7 +182,7 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
     runs = share(batch, len(picks))
     queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
     shown = ", ".join(str(k) for k in picks)
-    reason = (f"{len(queries)} lists at once, the {shown} quickest of {m} predecessors: where do the lists start to"
+    reason = (f"{len(queries)} lists at once, the {shown} {_first(th)} of {m} predecessors: where do the lists start to"
               f" fail? (expected to fail {', '.join(f'{fail_p[k]:.0%}' for k in picks)}; up to {cost[picks[-1]]:.1f} s"
               " per run)")
     (first, r0), rest = queries[0], tuple(queries[1:])
@@ -215,10 +217,22 @@ def _predicted(th: Threshold, j: int, k: int) -> float:
     return th.p[j] if j < k else th.q[j]
 
 
-def _reason(k: int, m: int, cost: float, bits: float, f: float) -> str:
+def _first(th: Threshold) -> str:
+    """How the chain's prefixes are named: its first tests are the quickest, or, with stored
+    runs that point at some, those first."""
+    return "first (stored runs' suspects, then the quickest)" if th.suspects else "quickest"
+
+
+def _reason(k: int, m: int, cost: float, bits: float, f: float, suspects: int = 0) -> str:
     if k == 0:
         return f"victim alone: does it fail on its own? ({cost:.1f} s per run)"
     if k == m:
         return f"all {m} remaining predecessors ({cost:.1f} s per run)"
+    if suspects:
+        first = ("the predecessor stored runs suspect most" if k == 1 else
+                 f"the {k} predecessors stored runs suspect most" if k <= suspects else
+                 f"the {suspects} predecessors stored runs suspect and the {k - suspects} quickest others")
+        return (f"{first}, of {m}: where do the lists start to fail? "
+                f"(expected to fail {f:.0%}; {cost:.1f} s per run, {bits:.3f} bits expected)")
     return (f"the {k} quickest of {m} predecessors: where do the lists start to fail? "
             f"(expected to fail {f:.0%}; {cost:.1f} s per run, {bits:.3f} bits expected)")

@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from isolate.search import threshold
+from isolate.search import stored, threshold
 from isolate.search.model import (
     FoundCause,
     Observation,
@@ -172,17 +172,25 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if probe is not None:
             return probe, ()
     weight = _scope_weight(problem, chain, found_ids)
-    if later and (n == 0 or t.total_fails == 0):
-        done = sum(r for s, r in zip(t.sets, t.runs) if len(s) == n)  # passes of the rest (none failed)
+    # stored runs (other orders) are the chain's prior, new runs its likelihood (stored.py)
+    pri = stored.prior(chain, weight, settings.prior_none, obs, settings)
+    chain, weight = pri.chain, pri.weight
+    own = tally(o for o in obs if not o.stored) if any(o.stored for o in obs) else t
+    if later and (n == 0 or own.total_fails == 0):  # stored failures are the prior's: only new runs count here
+        done = sum(r for s, r in zip(own.sets, own.runs) if len(s) == n)  # passes of the rest (none failed)
         sharper = _sharpen(everything, problem, found, settings, batch, budget, max(1, done))
         if sharper is not None and done:
             return _Whole(sharper), ()
-        check = _no_failure_left(problem, t, settings, 1, budget, floor)
+        if pri.suspects and pri.beyond < 0.5:
+            # stored runs failed without the causes found, and point at a further one: the check
+            # rules out the rate they give it too (stale ones give it their own, seldom lower)
+            floor = min(floor, pri.rate / settings.further)
+        check = _no_failure_left(problem, own, settings, 1, budget, floor)
         if sharper is not None:  # first one batch of the rest: while it fails, more causes remain
             check = replace(check, runs=min(check.runs, batch)) if isinstance(check, Query) else check
         if isinstance(check, Query) and batch > 1:
             # free places in the batch: the next round's first prefixes, in case the rest fails
-            th = threshold.infer(chain, t, settings, settings.prior_none, weight)
+            th = threshold.infer(chain, own, settings, pri.beyond, weight, pri.suspects)
             more = threshold.spread(th, batch - check.runs)
             both = replace(check, until_failure=False, alongside=more,
                            reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
@@ -192,7 +200,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             k = fit_runs(round_batch(check.runs, batch), run_cost(problem, check.included), budget)
             return replace(check, runs=max(check.runs, k)), ()
         return check, ()
-    th = threshold.infer(chain, t, settings, settings.prior_none, weight)
+    th = threshold.infer(chain, own, settings, pri.beyond, weight, pri.suspects)
     lead, mass = th.leader()
     leaders = tuple(Answer((chain[j],) if j >= 0 else (), w, th.p[j] if j >= 0 else th.beyond_q,
                            th.q[j] if j >= 0 else th.beyond_q) for j, w in th.ranked(3))
@@ -208,16 +216,20 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     shown = _shown_alone(problem, t, settings)
     if shown is not None:
         return shown, leaders
-    if mass >= settings.verify_from:
+    # A leader the stored runs alone made (its prefix never failed in a new run) is tested by
+    # the chain's own queries first: the search inside would open by reproducing the prefix,
+    # runs doubling, for ever if the stored runs were stale.
+    made = own is not t and lead >= 0 and not th.fails[lead + 1]
+    if mass >= settings.verify_from and not made:
         # Once a prefix leads, the single/pair search inside it verifies more cheaply (the
         # suspect alone) than more runs of the long prefixes; should it find no cause there
         # (the leader was wrong), the chain search goes on.
         step = _which_cause(problem, obs, chain[:lead + 1], settings, batch, whole, budget)
         if mass >= settings.confidence or not (isinstance(step, _End) and step.kind == "undecided"):
             return step, leaders
-    query = threshold.choose(th, problem, settings, batch, t.total_runs)
+    query = threshold.choose(th, problem, settings, batch, own.total_runs)
     if query.alongside and not fits(problem, query, budget):  # then one list at a time
-        query = threshold.choose(th, problem, settings, 1, t.total_runs)
+        query = threshold.choose(th, problem, settings, 1, own.total_runs)
     k = fit_runs(query.runs, run_cost(problem, query.included), budget)
     if k < 1:
         return _End("budget", "the budget ran out", leaders=leaders), leaders
@@ -360,10 +372,11 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
                  batch: int, whole: Tally, budget: tuple[float, float]
                  ) -> Query | _End | tuple[tuple[int, ...], float, float]:
     """Within the first failing prefix exactly one cause is complete: the single/pair search
-    names and confirms it, on the runs of that prefix's subsets."""
+    names and confirms it, on the new runs of that prefix's subsets (stored runs, in other
+    orders, were the chain's prior: read again here, a stale one would outvote new runs)."""
     keep = sorted(prefix)
     drop = [i for i in range(len(problem.predecessors)) if i not in set(keep)]
-    inner = carry_over(problem, obs, drop)
+    inner = carry_over(problem, tuple(o for o in obs if not o.stored), drop)
     sub = without(problem, drop)
     t = tally(inner)
     runs_left, secs_left = budget
@@ -475,7 +488,7 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tup
     return None
 
 
-def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> list[float] | None:
+def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:
     """Prior weights along the chain: the other tests of a found cause's class share
     SCOPE_SHARE of the prior (setUpClass, class attributes: one class, several polluters)."""
     classes = {class_of(i) for i in found_ids} - {None}

@@ -1,0 +1,76 @@
+"""Stored runs as the chain search's prior (isolate.search.stored): the chain leads with what
+they point at, new runs stay the likelihood, and stale stored runs do not decide the verdict."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+from isolate.search.model import Observation, Settings
+from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, stored_runs, trial
+from isolate.search.stored import EVEN_SHARE, prior
+from isolate.search.threshold import cost_chain
+
+
+def stored(included: set[int], failed: bool) -> Observation:
+    return Observation(frozenset(included), failed, 0.0, stored=True)
+
+
+def suite(n: int, culprit: int, rate: float = 1.0) -> Suite:
+    problem = make_problem(n, tuple(0.1 + 0.01 * i for i in range(n)), 0.1, 1.0)
+    return Suite(problem, Truth((Cause(frozenset({culprit}), rate),), 0.0, frozenset({culprit})))
+
+
+def test_without_stored_runs_the_prior_is_the_one_given() -> None:
+    chain = (3, 0, 2, 1)
+    runs = [Observation(frozenset({0, 3}), True, 1.0)]  # a new run: likelihood, not prior
+    assert prior(chain, None, 0.4, runs, Settings()) == (prior(chain, None, 0.4, (), Settings()))
+    got = prior(chain, [1.0, 2.0, 1.0, 1.0], 0.4, runs, Settings())
+    assert got.chain == chain and got.weight == (1.0, 2.0, 1.0, 1.0) and got.beyond == 0.4
+
+
+def test_a_test_in_every_failing_stored_run_leads_the_chain() -> None:
+    # test 7 ran before the victim in the 3 failing runs and in none of the 9 that passed
+    runs = [stored({7, 1, 2}, True), stored({7, 3, 4}, True), stored({7, 5, 1}, True)]
+    runs += [stored({1, 2, 3}, False), stored({4, 5, 6}, False), stored({8, 9, 2}, False)] * 3
+    chain = cost_chain(make_problem(10, tuple(0.1 + 0.01 * i for i in range(10)), 0.1, 1.0))
+    got = prior(chain, None, 0.4, runs, Settings())
+    assert got.chain[0] == 7 and sorted(got.chain) == list(range(10))
+    assert got.weight is not None and got.weight[0] == max(got.weight)
+    # most of the prior on 7, yet every position keeps at least its even share of EVEN_SHARE
+    assert got.weight[0] / sum(got.weight) > 0.8
+    assert min(got.weight) >= EVEN_SHARE * (1 - 0.4) / 10 * 0.999
+    assert got.beyond < 0.4  # failures that follow one test: "fails on its own" less likely
+    # the rest keep the chain's own order (cheapest first)
+    assert got.chain[1:] == tuple(i for i in chain if i != 7)
+
+
+def test_stored_runs_that_all_passed_suspect_no_one() -> None:
+    runs = [stored(set(random.Random(i).sample(range(20), 5)), False) for i in range(30)]
+    chain = tuple(range(20))
+    got = prior(chain, None, 0.4, runs, Settings())
+    assert got.chain == chain  # no test is singled out: the cheap-first chain stays
+
+
+def test_stored_runs_save_new_runs_on_a_deterministic_polluter() -> None:
+    with_runs, without = [], []
+    for seed in range(12):
+        s = scenario("single p=1", 50, random.Random(f"s{seed}"))
+        past = stored_runs(s, 40, 0.25, random.Random(f"p{seed}"))
+        a = trial(s, Settings(), random.Random(seed), stored=past)
+        b = trial(s, Settings(), random.Random(seed))
+        assert a.correct and b.correct
+        with_runs.append(a.runs)
+        without.append(b.runs)
+    assert statistics.fmean(with_runs) < 0.8 * statistics.fmean(without)
+
+
+def test_stale_stored_runs_do_not_decide_the_verdict() -> None:
+    # the stored runs blame test 5 (it was the polluter before a change); today test 30 is
+    s = suite(40, 30)
+    past = tuple(stored({5, i, i + 1}, True) for i in range(8, 20)) + tuple(
+        stored({i, i + 2}, False) for i in range(6, 26))
+    assert prior(cost_chain(s.problem), None, 0.4, past, Settings()).chain[0] == 5
+    v, obs, _ = hunt(s, Settings(), random.Random(3), observations=past)
+    assert v.kind == "polluter" and v.culprits == (30,) and v.confidence >= 0.99
+    assert any(o.included == frozenset({5}) and not o.failed for o in obs)  # the suspect was tried alone
