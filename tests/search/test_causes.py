@@ -226,3 +226,31 @@ def test_stored_runs_of_other_orders_do_not_skip_reproducing_the_whole_list() ->
     assert isinstance(first, Query) and first.included == tuple(range(30)) and first.reason.startswith("full list")
     after = decide(s.problem, stored + [obs(range(30), True)])
     assert isinstance(after, Query) and after.included != tuple(range(30)) and after.included != ()
+
+
+def test_a_budget_that_ends_after_the_victim_failed_alone_says_fails_alone() -> None:
+    """The victim failed alone, so no earlier test is needed: when the budget ends before "no
+    earlier test raises its rate" is settled, the verdict is fails-alone at the probability
+    reached (below the target), with a stop line that says what is open; without a failure alone,
+    or with a test leading, it stays undecided."""
+    told = []
+    for seed in range(6):
+        s = scenario("none q=0.05", 50, random.Random(seed))
+        v, history, _ = hunt(s, Settings(max_runs=60), random.Random(seed))
+        assert sum(o.count for o in history) <= 60
+        if v.kind == "fails-alone" and v.confidence < 0.99:
+            alone = [o for o in history if not o.included]
+            assert any(o.failed for o in alone)
+            assert v.stop.startswith("the victim fails on its own (") and v.stop.endswith("the budget ran out")
+            assert f"(probability {v.confidence:.3f})" in v.stop
+            told.append(seed)
+        else:
+            assert v.kind in ("fails-alone", "undecided"), v
+            assert v.kind == "undecided" or v.confidence >= 0.99
+    assert len(told) >= 3, told
+    # a polluter on top of the background leads, or the victim never failed alone: undecided
+    for seed in range(4):
+        s = scenario("single p=0.2 q=0.01", 50, random.Random(seed))
+        v, history, _ = hunt(s, Settings(max_runs=60), random.Random(seed))
+        failed_alone = any(o.failed and not o.included for o in history)
+        assert v.kind == "undecided" or (v.kind == "fails-alone" and failed_alone), v

@@ -232,6 +232,11 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         query = threshold.choose(th, problem, settings, 1, own.total_runs)
     k = fit_runs(query.runs, run_cost(problem, query.included), budget)
     if k < 1:
+        if not later and lead < 0 and th.fails[0]:
+            # the victim failed alone, so no earlier test is needed: say so, not "undecided"
+            return _End("fails-alone", (f"the victim fails on its own ({th.fails[0]}/{th.runs[0]} alone); that no"
+                                        f" earlier test raises its rate {settings.rates.min_ratio:g}x is not settled"
+                                        f" (probability {mass:.3f}): the budget ran out"), mass, th.beyond_q), leaders
         return _End("budget", "the budget ran out", leaders=leaders), leaders
     return replace(query, runs=min(k, query.runs)), leaders
 
