@@ -126,8 +126,9 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
     index = list(range(len(problem.predecessors)))  # round problem index -> original index
     sub, obs = problem, tuple(observations)
     while True:
+        units = _units(problem, observations, found)
         step = _round(sub, obs, settings, batch, t, [problem.predecessors[i] for f in found for i in f.tests],
-                      min((f.rate for f in found), default=0.0), problem, tuple(found))
+                      min((f.rate for f in units), default=0.0), problem, units)
         leaders = tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q)
                         for a in step[1])
         action = step[0]
@@ -412,7 +413,12 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     that fails, one by one.  A test that fails alone is a cause once the runs make it
     `confidence` likely against "the victim fails at its own rate" (the victim-alone runs); a
     group or test that passes its first run is left to the search, which treats it like any
-    other.  None when there is nothing (left) to probe."""
+    other.  None when there is nothing (left) to probe.
+
+    What the class has shown so far is the prior of its next test (Laplace's rule of succession
+    over its tests: (causes + 1) / (causes + passed alone + 2)), and once two of its tests are
+    causes and none has passed alone, the rest of the class is not tried together again after
+    each new cause (that run would only fail again): one by one it goes on."""
     classes = sorted({c for c in (class_of(i) for i in found_ids) if c is not None})
     lat = lattice(settings.rates)
     f0, r0 = counts(t, frozenset().__eq__)
@@ -420,18 +426,23 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
         mates = [m for m in chain if class_of(problem.predecessors[m]) == cls]
         if not mates:
             continue
+        causes = sum(class_of(i) == cls for i in found_ids)
+        passed = sum(1 for m in mates if counts(t, frozenset({m}).__eq__)[1] and
+                     not counts(t, frozenset({m}).__eq__)[0])
         f, r = counts(t, frozenset(mates).__eq__)
-        if len(mates) > 1 and not r:
+        together = causes < 2 or passed > 0
+        if len(mates) > 1 and not r and together:
             return _probe(problem, tuple(sorted(mates)), f"do the other {len(mates)} tests of {cls} make it fail"
                           " too? they alone before the victim", batch, budget)
-        if len(mates) > 1 and not f:
+        if len(mates) > 1 and r and not f:
             continue  # the rest of the class passed: the search decides
+        odds = (causes + 1) / (passed + 1)
         for m in mates:
             f, r = counts(t, frozenset({m}).__eq__)
             if r and not f:
                 continue
             if f:
-                conf, pm = _alone(lat, f, r, f0, r0)
+                conf, pm = _alone(lat, f, r, f0, r0, odds)
                 if conf >= settings.confidence:
                     return (m,), pm, conf
                 if r >= PROBE_RUNS:
@@ -444,12 +455,13 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     return None
 
 
-def _alone(lat: Any, f: int, r: int, f0: int, r0: int) -> tuple[float, float]:
+def _alone(lat: Any, f: int, r: int, f0: int, r0: int, odds: float = 1.0) -> tuple[float, float]:
     """How sure runs of one test alone before the victim (f/r failed) make it a cause, against
-    the victim's own rate (f0/r0 alone), at even prior odds; and its expected rate."""
+    the victim's own rate (f0/r0 alone), at prior odds `odds` (even by default); and its
+    expected rate."""
     lp, pm, _ = polluter_evidence(lat, f, r - f, f0, r0 - f0)
     ln, _ = none_evidence(lat, f + f0, r - f + r0 - f0)
-    return 1.0 / (1.0 + math.exp(min(700.0, ln - lp))), pm
+    return 1.0 / (1.0 + math.exp(min(700.0, ln - lp)) / odds), pm
 
 
 def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[int, ...], float, float] | None:
@@ -544,10 +556,10 @@ def _active(cause: FoundCause, s: frozenset[int]) -> bool:
     return bool(s.intersection(cause.tests))
 
 
-def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCause]:
-    """Group single causes that make up a whole class (or module) of the list into one cause."""
-    names = problem.predecessors
-    singles = {f.tests[0]: f for f in found if len(f.tests) == 1}
+def _scope_groups(names: Sequence[str], found: Sequence[_Found]) -> list[tuple[str, str, tuple[int, ...]]]:
+    """(scope, name, tests) of every module, else class, of the list all of whose tests are
+    single causes found (a module only if it spans several classes)."""
+    singles = {f.tests[0] for f in found if len(f.tests) == 1}
     groups: list[tuple[str, str, tuple[int, ...]]] = []
     taken: set[int] = set()
     for scope, of in (("module", module_of), ("class", class_of)):
@@ -563,6 +575,38 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCa
                 continue  # one class: reported as the class
             groups.append((scope, key, tuple(tests)))
             taken.update(tests)
+    return groups
+
+
+def _units(problem: Problem, observations: Sequence[Observation], found: Sequence[_Found]) -> tuple[_Found, ...]:
+    """The causes found as the stop check weighs them: a class or module all of whose listed
+    tests are causes is one cause (its tests leave the same state behind: setUpClass, a class
+    attribute), its rate read from the runs that held any of its tests and no other cause, as its
+    evidence line counts them; the other causes as found.  Read one by one, a class confirmed
+    with a run or two per test would have a weak lower bound, and the stop check would run the
+    rest of the list for it many times over."""
+    groups = _scope_groups(problem.predecessors, found)
+    if not groups:
+        return tuple(found)
+    grouped = {i for _, _, tests in groups for i in tests}
+    every = {i for f in found for i in f.tests}
+    units = [f for f in found if not grouped.intersection(f.tests)]
+    for _, _, tests in groups:
+        members, others = frozenset(tests), every - set(tests)
+        held = [o for o in observations if o.included & members and not o.included & others]
+        fails, runs = sum(o.count for o in held if o.failed), sum(o.count for o in held)
+        rate = (fails + 0.5) / (runs + 1)
+        confidence = min(f.confidence for f in found if f.tests[0] in members)
+        units.append(_Found(tuple(sorted(tests)), rate, confidence, min(rate, wilson_low(fails, runs)), fails, runs))
+    return tuple(units)
+
+
+def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCause]:
+    """Group single causes that make up a whole class (or module) of the list into one cause."""
+    names = problem.predecessors
+    singles = {f.tests[0]: f for f in found if len(f.tests) == 1}
+    groups = _scope_groups(names, found)
+    taken = {i for _, _, tests in groups for i in tests}
     draft: list[FoundCause] = []
     for scope, key, group in groups:
         fs = [singles[i] for i in group]
