@@ -418,25 +418,39 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     What the class has shown so far is the prior of its next test (Laplace's rule of succession
     over its tests: (causes + 1) / (causes + passed alone + 2)), and once two of its tests are
     causes and none has passed alone, the rest of the class is not tried together again after
-    each new cause (that run would only fail again): one by one it goes on."""
+    each new cause (that run would only fail again): one by one it goes on.
+
+    A module with a whole class of causes (and other classes) may pollute through its import or
+    setUpModule: once the classes are done, its other tests are probed the same way."""
+    names = problem.predecessors
     classes = sorted({c for c in (class_of(i) for i in found_ids) if c is not None})
+    left = {class_of(names[m]) for m in chain}
+    whole = [c for c in classes if c not in left and sum(class_of(i) == c for i in found_ids) > 1]
+    modules = sorted({m for m in (module_of(i) for i in found_ids if class_of(i) in whole) if m is not None})
     lat = lattice(settings.rates)
     f0, r0 = counts(t, frozenset().__eq__)
-    for cls in classes:
-        mates = [m for m in chain if class_of(problem.predecessors[m]) == cls]
+    scopes = [("class", c, class_of) for c in classes] + [("module", m, module_of) for m in modules]
+    for scope, key, of in scopes:
+        mates = [m for m in chain if of(names[m]) == key]
         if not mates:
             continue
-        causes = sum(class_of(i) == cls for i in found_ids)
+        causes = sum(of(i) == key for i in found_ids)
         passed = sum(1 for m in mates if counts(t, frozenset({m}).__eq__)[1] and
                      not counts(t, frozenset({m}).__eq__)[0])
+        odds = (causes + 1) / (passed + 1)
+        for m in mates:  # already shown a cause alone (each call replays the rounds anew, and
+            f, r = counts(t, frozenset({m}).__eq__)  # an earlier round may now name another first)
+            if f:
+                conf, pm = _alone(lat, f, r, f0, r0, odds)
+                if conf >= settings.confidence:
+                    return (m,), pm, conf
         f, r = counts(t, frozenset(mates).__eq__)
         together = causes < 2 or passed > 0
         if len(mates) > 1 and not r and together:
-            return _probe(problem, tuple(sorted(mates)), f"do the other {len(mates)} tests of {cls} make it fail"
+            return _probe(problem, tuple(sorted(mates)), f"do the other {len(mates)} tests of {key} make it fail"
                           " too? they alone before the victim", batch, budget)
         if len(mates) > 1 and r and not f:
-            continue  # the rest of the class passed: the search decides
-        odds = (causes + 1) / (passed + 1)
+            continue  # the rest of the scope passed: the search decides
         for m in mates:
             f, r = counts(t, frozenset({m}).__eq__)
             if r and not f:
@@ -447,11 +461,11 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
                     return (m,), pm, conf
                 if r >= PROBE_RUNS:
                     continue
-            who = problem.predecessors[m]
+            who = names[m]
             if f and r0 < r:
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
-            return _probe(problem, (m,), f"is {who} a cause too, like the rest of its class? alone before the victim",
-                          batch, budget)
+            return _probe(problem, (m,), f"is {who} a cause too, like the rest of its {scope}? alone before the"
+                                         " victim", batch, budget)
     return None
 
 
