@@ -254,3 +254,23 @@ def test_a_budget_that_ends_after_the_victim_failed_alone_says_fails_alone() -> 
         v, history, _ = hunt(s, Settings(max_runs=60), random.Random(seed))
         failed_alone = any(o.failed and not o.included for o in history)
         assert v.kind == "undecided" or (v.kind == "fails-alone" and failed_alone), v
+
+
+def test_a_module_of_causes_takes_fewer_runs_than_a_scan_and_a_whole_class_one_stop_check() -> None:
+    """A module whose every test is a cause (import-time state): each test must be shown a cause
+    alone, yet the hunt beats the one-by-one scan (N runs) because what the class or module has
+    shown is each next test's prior and the rest is probed together. A class all of whose tests
+    are causes is one cause for the stop check: its rate is read from every run that held one of
+    them, so the check rules out a further cause at that pooled rate (a member seen in 2 runs
+    alone would promise only 0.6) and stays short."""
+    for seed in range(4):
+        s = scenario("module p=1", 50, random.Random(seed))
+        v, history, _ = hunt(s, Settings(), random.Random(seed))
+        assert v.kind == "polluter" and set(v.culprits) == s.truth.answer
+        assert [c.scope for c in v.causes] == ["module"]
+        assert sum(o.count for o in history) < 50
+        c = scenario("class p=1", 300, random.Random(seed))
+        w, _, _ = hunt(c, Settings(), random.Random(seed))
+        assert set(w.culprits) == c.truth.answer and [x.scope for x in w.causes] == ["class"]
+        floor = float(w.stop.split("failing the victim ")[1].split()[0])
+        assert floor > 0.8, w.stop
