@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import selectors
-import signal
 import socket
 import subprocess
 from collections.abc import Callable
