@@ -2,9 +2,9 @@
 
 Each trial is one hunt by the default search with batch = W: decide() proposes a batch of runs
 (several prefixes at once, or W repetitions of one list), the simulator runs them on W workers
-(simulate.simulate_batch: a batch of several lists is one wave as long as its slowest list; one
-list runs in waves of W, the wave of its first failure being the last) and the hunt's wall time is
-the sum of the waves.  The same seeds run at every W, side by side in one run; the speed-up is
+(simulate.simulate_batch: the runs of a batch of several lists start one of each list in turn,
+each on the first free worker, as the Runner starts them; one list runs in waves of W, the wave
+of its first failure being the last) and the hunt's wall time is the sum of the batches' times.  The same seeds run at every W, side by side in one run; the speed-up is
 mean wall(W = 1) / mean wall(W), printed with the accuracy at each W (equal accuracy is part of
 the claim), the bound no number of workers can pass (every hunt runs the whole list once to see
 the failure, and the list without the causes once to rule out more; those two runs cannot overlap,

@@ -9,10 +9,11 @@ later "cleaner"; plus a background rate at which the victim fails whatever ran.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from isolate.search.decide import decide
 from isolate.search.strategies.cleaners import cleaner_problem
@@ -119,17 +120,34 @@ def simulate_batch(suite: Suite, query: Query, rng: random.Random, batch: int = 
     """Run every list of the query on `batch` workers at once; the observations and the wall
     time.  A list alone runs in waves of `batch` runs (until_failure: the wave of the first
     failure is the last; its other runs are killed in flight and not reported, as the Runner
-    does); several lists run in one wave, as long as the slowest."""
+    does).  Several lists run as the Runner runs them (running.runner.run_lists): their runs
+    start one of each list in turn, each on the first worker that is free; the wall time is
+    when the last one ends."""
     if not query.alongside:
         obs = simulate_query(suite, query, rng)
         done = sum(o.count for o in obs)
         return obs, math.ceil(done / max(1, batch)) * run_cost(suite.problem, query.included)
     obs = []
-    wall = 0.0
     for included, runs in query.lists():
         obs += simulate_query(suite, Query(included, runs, query.reason, until_failure=False), rng)
-        wall = max(wall, run_cost(suite.problem, included))
-    return obs, wall * math.ceil(sum(r for _, r in query.lists()) / max(1, batch))
+    return obs, _makespan(suite.problem, query.lists(), max(1, batch))
+
+
+def _makespan(problem: Problem, lists: Sequence[tuple[Sequence[int], int]], workers: int) -> float:
+    """When the last run ends, the runs started in the Runner's order (one of each list in turn)
+    each on the first free of `workers`."""
+    costs = [run_cost(problem, included) for included, _ in lists]
+    left = [runs for _, runs in lists]
+    free = [0.0] * workers
+    end = 0.0
+    while any(left):
+        for i, n in enumerate(left):
+            if n:
+                left[i] -= 1
+                start = heapq.heappop(free)
+                heapq.heappush(free, start + costs[i])
+                end = max(end, start + costs[i])
+    return end
 
 
 def simulate_query(suite: Suite, query: Query, rng: random.Random) -> list[Observation]:

@@ -95,6 +95,23 @@ def test_a_batch_of_several_lists_lasts_as_long_as_its_slowest_list() -> None:
     assert sum(o.count for o in obs) == 1 and abs(wall - one) < 1e-9
 
 
+def test_a_batch_of_more_runs_than_workers_starts_each_run_on_the_first_free_worker() -> None:
+    """As the Runner does (one run of each list in turn, each on the first free worker): 2 runs
+    of a long list and 6 of a short one on 2 workers take the long run's time plus what the short
+    ones fill beside it, not 4 waves as long as the long list."""
+    s = suite(50, 40)
+    long, short = tuple(range(40)), (0,)
+    q = Query(long, 2, "test", until_failure=False, alongside=((short, 6),))
+    obs, wall = simulate_batch(s, q, random.Random(0), batch=2)
+    assert sum(o.count for o in obs) == 8
+    a, b = run_cost(s.problem, long), run_cost(s.problem, short)
+    # turns: long, short, long, short, short, short, short, short. Worker 1: long (0..a); worker
+    # 2: short (0..b), long (b..a+b); then short on worker 1 (a..a+b), and the last four two by
+    # two: a + 3b in all, where 4 waves as long as the long list would be 4a
+    assert b < a / 3
+    assert abs(wall - (a + 3 * b)) < 1e-9
+
+
 # ---------------------------------------------------------------------------
 # Batches beyond the chain search: the single/pair search inside a prefix, the reproduction wave
 
