@@ -10,6 +10,9 @@ from conftest import assert_user_error, copy_suite, isolate, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
 from isolate.hunt.store import Hunt, hunt_name
+from isolate.search.model import Settings
+from isolate.search.stored import prior
+from isolate.search.threshold import cost_chain
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 POLLUTER = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
@@ -92,3 +95,32 @@ def test_bad_history_options_are_refused_before_anything_is_stored(tmp_path: Pat
     assert_user_error(isolate(suite, "bisect", VICTIM, "--history-since", "soon"), "is not a run id")
     assert_user_error(isolate(suite, "bisect", VICTIM, "--history", "missing.subunit"), "--history", "does not exist")
     assert (suite / ".isolate" / hunt_name(VICTIM) / "hunt.json").read_bytes() == settings
+
+
+def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) -> None:
+    """History read from disk is marked as stored, becomes the chain's prior, and the hunt asks
+    about the test it points at first (the log says so), then names it by new runs."""
+    suite = random_runs(tmp_path, 1)
+    path = suite / ".isolate" / hunt_name(VICTIM)
+    hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
+    order = [t for t in (path / "order.txt").read_text().split() if t != VICTIM]
+    assert POLLUTER in order
+    others = [t for t in order if t != POLLUTER]
+    from isolate.running.signature import signature_from_traceback
+
+    signature = signature_from_traceback((path / "failure.txt").read_text())
+    rows = [{"source": f"run {90 + i}", "status": "fail", "signature": signature,
+             "predecessors": [others[i], POLLUTER]} for i in range(3)]
+    rows += [{"source": f"run {95 + i}", "status": "success", "signature": None,
+              "predecessors": others[i:i + 3]} for i in range(6)]
+    (path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ev = evidence(hunt)
+    assert ev.history == (9, 3) and all(o.stored for o in ev.observations)
+    pri = prior(cost_chain(ev.problem), None, 0.4, ev.observations, Settings())
+    assert pri.suspects >= 1 and ev.problem.predecessors[pri.chain[0]] == POLLUTER
+
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
+    log = isolate(suite, "log", VICTIM).stdout
+    assert "the predecessor stored runs suspect most" in log, log
