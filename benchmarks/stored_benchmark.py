@@ -70,19 +70,12 @@ def main() -> int:
           " | mean seconds stored / none | runs ratio | seconds ratio | median runs ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.cells:
-        rows = by_cell[name]
-
-        def mean(config: str, i: int) -> float:
-            return statistics.fmean(float(r[config][i]) for r in rows)
-
-        def median(config: str, i: int) -> float:
-            return statistics.median(float(r[config][i]) for r in rows)
-
-        right = " / ".join(str(sum(r[c][0] for r in rows)) for c in CONFIGS)
-        print(f"| {name} | {right} of {len(rows)} | {mean('stored', 1):.3f} / {mean('none', 1):.3f} |"
-              f" {mean('stored', 2):.0f} / {mean('none', 2):.0f} | {mean('stored', 3):.0f} / {mean('none', 3):.0f} |"
-              f" {mean('stored', 2) / mean('none', 2):.2f} | {mean('stored', 3) / mean('none', 3):.2f} |"
-              f" {median('stored', 2) / median('none', 2):.2f} |", flush=True)
+        # per configuration, the columns of its trials: right, confidence, runs, seconds
+        a, b = (list(zip(*(r[c] for r in by_cell[name]))) for c in CONFIGS)
+        fm, md = statistics.fmean, statistics.median
+        print(f"| {name} | {sum(a[0])} / {sum(b[0])} of {len(a[0])} | {fm(a[1]):.3f} / {fm(b[1]):.3f} |"
+              f" {fm(a[2]):.0f} / {fm(b[2]):.0f} | {fm(a[3]):.0f} / {fm(b[3]):.0f} |"
+              f" {fm(a[2]) / fm(b[2]):.2f} | {fm(a[3]) / fm(b[3]):.2f} | {md(a[2]) / md(b[2]):.2f} |", flush=True)
     return 0
 
 
