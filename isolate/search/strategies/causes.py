@@ -435,12 +435,11 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
         if not mates:
             continue
         causes = sum(of(i) == key for i in found_ids)
-        passed = sum(1 for m in mates if counts(t, frozenset({m}).__eq__)[1] and
-                     not counts(t, frozenset({m}).__eq__)[0])
+        alone = {m: counts(t, frozenset({m}).__eq__) for m in mates}  # (fails, runs) of each alone
+        passed = sum(1 for f, r in alone.values() if r and not f)
         odds = (causes + 1) / (passed + 1)
-        for m in mates:  # already shown a cause alone (each call replays the rounds anew, and
-            f, r = counts(t, frozenset({m}).__eq__)  # an earlier round may now name another first)
-            if f:
+        for m, (f, r) in alone.items():  # already shown a cause alone (each call replays the rounds
+            if f:  # anew, and an earlier round may now name another of them first)
                 conf, pm = _alone(lat, f, r, f0, r0, odds)
                 if conf >= settings.confidence:
                     return (m,), pm, conf
@@ -451,16 +450,9 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
                           " too? they alone before the victim", batch, budget)
         if len(mates) > 1 and r and not f:
             continue  # the rest of the scope passed: the search decides
-        for m in mates:
-            f, r = counts(t, frozenset({m}).__eq__)
-            if r and not f:
-                continue
-            if f:
-                conf, pm = _alone(lat, f, r, f0, r0, odds)
-                if conf >= settings.confidence:
-                    return (m,), pm, conf
-                if r >= PROBE_RUNS:
-                    continue
+        for m, (f, r) in alone.items():
+            if r and (not f or r >= PROBE_RUNS):
+                continue  # passed alone, or still unclear after PROBE_RUNS: the search decides
             who = names[m]
             if f and r0 < r:
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
