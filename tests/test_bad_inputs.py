@@ -369,6 +369,8 @@ def test_printed_commands_paste_into_bash(tmp_path: Path) -> None:
     resume = backtrack(hunt, 0, print).rsplit("Resume with: ", 1)[1]
     _pasted_args_are(tmp_path, resume, ["bisect", hostile])
     odd = hunt.path.parent / "a dir; touch PWNED" / "reproducer.txt"
+    odd.parent.mkdir()
+    odd.write_text("t.T.test_a\n" + hostile + "\n")
     problem = Problem(("t.T.test_a",), hostile, (0.1,), 0.1, 0.1)
     verdict = Verdict("polluter", (0,), 0.99, 1.0, 0.0, ("x",), 3, 1.0)
     text = as_text(problem, verdict, hunt.path, odd, "stestr")

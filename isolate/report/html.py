@@ -28,7 +28,7 @@ from isolate.hunt.settings import project_kind
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, step_runs
-from isolate.report.verdict import HEADLINE, duration
+from isolate.report.verdict import HEADLINE, duration, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
@@ -605,7 +605,7 @@ def _reproducer_section(p: Page) -> str:
         out.append(f'<pre id="reproducer-list">{e("".join(i + chr(10) for i in ids))}</pre>')
         listed = rel / "reproducer.txt"
         commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]
-        if p.kind == "stestr":
+        if p.kind == "stestr" and stestr_keeps_order(ids):
             commands.append(f"stestr run --serial --load-list {shlex.quote(str(listed))}")
         commands.append(f"isolate verify {shlex.quote(p.problem.victim)}    # after a fix: is it gone?")
     out.append(f"<p>From the project directory <code>{e(root)}</code>:</p>")

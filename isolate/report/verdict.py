@@ -4,9 +4,11 @@ exit status per verdict."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from isolate.files import read_list
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
 
@@ -20,6 +22,14 @@ HEADLINE = {
     "not-reproduced": "the failure did not reproduce",
     "undecided": "undecided: the budget ran out before the target confidence",
 }
+
+
+def stestr_keeps_order(ids: Sequence[str]) -> bool:
+    """Whether `stestr run --load-list` would run the list in its own order. stestr runs a
+    loaded list in discovery order, whatever the file's (design.md), and unittest discovers in
+    sorted order (directories, modules, classes, methods), so only a sorted list keeps its order.
+    Otherwise the stestr command would not reproduce, and `isolate replay` is the only one."""
+    return list(ids) == sorted(ids)
 
 
 def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
@@ -59,7 +69,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     if reproducer is not None:
         shown = shlex.quote(_rel(reproducer))
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
-        if kind == "stestr":
+        if kind == "stestr" and reproducer.is_file() and stestr_keeps_order(read_list(reproducer)):
             lines.append(f"         or: stestr run --serial --load-list {shown}")
     if verdict.kind == "brittle" and reproducer is not None:
         passing = shlex.quote(_rel(reproducer.with_name("passing.txt")))

@@ -1,0 +1,24 @@
+"""The verdict as text: the commands it offers are ones that reproduce."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from isolate.report.verdict import as_text, stestr_keeps_order
+from isolate.search.model import Problem, Verdict
+
+
+def test_the_stestr_command_is_offered_only_for_a_list_stestr_runs_in_its_order(tmp_path: Path) -> None:
+    """stestr runs a loaded list in discovery (sorted) order: a reproducer whose culprit sorts
+    after the victim would not reproduce that way, so only `isolate replay` is offered."""
+    assert stestr_keeps_order(["a.T.test_polluter", "b.T.test_victim"])
+    assert not stestr_keeps_order(["b.T.test_polluter", "a.T.test_victim"])
+    for polluter, victim, offered in (("a.T.test_p", "b.T.test_v", True), ("c.T.test_p", "b.T.test_v", False)):
+        reproducer = tmp_path / f"{offered}" / "reproducer.txt"
+        reproducer.parent.mkdir()
+        reproducer.write_text(f"{polluter}\n{victim}\n")
+        problem = Problem((polluter,), victim, (0.1,), 0.1, 0.1)
+        text = as_text(problem, Verdict("polluter", (0,), 0.99, 1.0, 0.0, ("x",), 3, 1.0), tmp_path, reproducer,
+                       "stestr")
+        assert "reproduce: isolate replay" in text
+        assert ("stestr run --serial --load-list" in text) == offered, text
