@@ -193,9 +193,10 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
         if most is not None:
-            # runs the search does not see count too: a failed fork check's, single runs among K-fold ones
+            # runs the search does not see count too: a failed fork check's, single runs among K-fold ones;
+            # the stored runs it sees do not (they are no runs of this hunt)
             unseen = wasted_runs(hunt) + repeats_from(hunt)
-            settings = replace(settings, max_runs=max(0, most - unseen))
+            settings = replace(settings, max_runs=max(0, most - unseen) + ev.history[0])
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries

@@ -124,3 +124,13 @@ def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) ->
     assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
     log = isolate(suite, "log", VICTIM).stdout
     assert "the predecessor stored runs suspect most" in log, log
+
+
+def test_stored_runs_do_not_use_up_max_runs(tmp_path: Path) -> None:
+    """--max-runs caps this hunt's runs; the stored runs it reads as evidence are none of them."""
+    suite = random_runs(tmp_path, 4)
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "2", "--no-fork-server")
+    verdict = json.loads(proc.stdout)
+    assert verdict["history_runs"] >= 3, verdict
+    journal = (suite / ".isolate" / hunt_name(VICTIM) / "journal.jsonl").read_text().splitlines()
+    assert verdict["runs"] == len(journal) == 2, (verdict, proc.stderr)
