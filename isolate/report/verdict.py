@@ -57,7 +57,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.extend(_cleaners(cleaners))
     if verdict.kind == "brittle":
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the setter(s) first, {verdict.q:.3g} without")
-    if verdict.kind in ("polluter", "fails-alone", "undecided") and verdict.runs:
+    if verdict.kind == "fails-alone" and verdict.runs:
+        lines.append(f"  estimated failure rate: {verdict.q:.3g}, whatever ran before it")
+    elif verdict.kind in ("polluter", "undecided") and verdict.runs and verdict.culprits:
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
         names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"

@@ -22,3 +22,14 @@ def test_the_stestr_command_is_offered_only_for_a_list_stestr_runs_in_its_order(
                        "stestr")
         assert "reproduce: isolate replay" in text
         assert ("stestr run --serial --load-list" in text) == offered, text
+
+
+def test_a_victim_that_fails_on_its_own_has_one_rate_and_no_culprit_to_speak_of(tmp_path: Path) -> None:
+    problem = Problem(("a.T.test_a",), "b.T.test_v", (0.1,), 0.1, 0.1)
+    alone = Verdict("fails-alone", (), 0.995, 0.3, 0.3, ("fails 3/10 alone (no predecessors)",), 20, 2.0)
+    text = as_text(problem, alone, tmp_path, None, "stestr")
+    assert "estimated failure rate: 0.3, whatever ran before it" in text
+    assert "culprit" not in text
+    polluted = Verdict("polluter", (0,), 0.99, 0.9, 0.01, ("x",), 20, 2.0)
+    assert "estimated failure rate: 0.9 with the culprit(s), 0.01 without" in as_text(
+        problem, polluted, tmp_path, None, "stestr")
