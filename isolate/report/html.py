@@ -558,7 +558,10 @@ def _evidence_section(p: Page) -> str:
         out.extend(f'<li class="id">{e_id(line)}</li>' for line in v.get("evidence", []))
         out.append("</ul>")
         rates = v.get("rates") or {}
-        if v.get("verdict") in ("polluter", "fails-alone", "undecided") and rates:
+        if v.get("verdict") == "fails-alone" and rates:
+            out.append(f'<p>Estimated failure rate: <b>{float(rates.get("background", 0)):.3g}</b>, whatever ran'
+                       ' before it.</p>')
+        elif v.get("verdict") in ("polluter", "undecided") and rates and v.get("culprits"):
             out.append(f'<p>Estimated failure rate: <b>{float(rates.get("with_culprits", 0)):.3g}</b> with the'
                        f' culprit(s), <b>{float(rates.get("background", 0)):.3g}</b> without.</p>')
         if isinstance(v.get("cleaners"), list):
