@@ -16,8 +16,8 @@ What it can and cannot see: a victim whose outcome depends on what the fork serv
 (the str hash seed, the interpreter's start-up) typically behaves the same in every fork child,
 so it fails always or never there; against a few fresh runs that failed and passed otherwise,
 that shows: with FORK_RUNS forks per list, any CHECK_AFTER fresh runs that all failed against
-forks that all passed (or the reverse) give p < ALPHA / 2, however they fall on the lists (one
-list: 4 of 4 against 0 of 20, p = 1/C(24, 4) = 9.4e-05). A small change of a rare failure's rate
+forks that all passed (or the reverse) give p < ALPHA / 2, however they fall on the lists (the
+worst is one list: 4 of 4 against 0 of 12, p = 1/C(16, 4) = 5.5e-04). A small change of a rare failure's rate
 (1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
 
 The decision is stored in `fork-check.json`, so a resumed hunt does not check again; the
@@ -43,7 +43,7 @@ from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_che
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 MAX_LISTS = 4  # lists compared: those that reproduced first, then those run most
-FORK_RUNS = 20  # fork runs per list
+FORK_RUNS = 12  # fork runs per list: the fewest that keep the guarantee above with margin (10: p = 9.99e-04)
 ALPHA = 0.002  # the check fails when either count differs at p < ALPHA / 2
 
 

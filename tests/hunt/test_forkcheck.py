@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from conftest import isolate, stestr_run
-from isolate.hunt.forkcheck import CHECK_AFTER, Tally, fresh_tallies, judge, stratified_p
+from isolate.hunt.forkcheck import CHECK_AFTER, FORK_RUNS, Tally, fresh_tallies, judge, stratified_p
 from isolate.hunt.journal import Entry, parse_entry
 from test_loop import DETERMINISTIC, recorded
 
@@ -96,7 +96,7 @@ def journal(suite: Path, victim: str) -> list[Entry]:
 def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(tmp_path: Path) -> None:
     name, victim, culprits = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    # 90 runs usually stop the hunt after the check (3-4 lists x 20 runs) and before the verdict;
+    # 90 runs usually stop the hunt after the check (3-4 lists x FORK_RUNS runs) and before the verdict;
     # when the lists' recorded durations make it shorter, it ends within them: exit 0
     first = isolate(suite, "bisect", victim, "--max-runs", "90")
     assert first.returncode in (0, 5), first.stderr  # the verdict, or undecided within the budget
@@ -187,9 +187,12 @@ def test_judge_and_tallies() -> None:
     assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",)}, {"a"}) == [Tally(1, (1, 0, 1))]
     agree, summary, _ = judge([Tally(0, (4, 2, 0), (12, 5, 0))])
     assert agree and summary.startswith("fork (checked: reproduced 2/4 fresh vs 5/12 fork")
-    # any 4 fresh runs all failing against 20 forks per list all passing is a mismatch, however spread
+    # any CHECK_AFTER fresh runs all failing against FORK_RUNS forks per list all passing is a
+    # mismatch, however spread; and the reverse
     for spread in ([4], [3, 1], [2, 2], [2, 1, 1], [1, 1, 1, 1]):
-        assert not judge([Tally(i, (n, n, 0), (20, 0, 0)) for i, n in enumerate(spread)])[0], spread
+        assert sum(spread) == CHECK_AFTER
+        assert not judge([Tally(i, (n, n, 0), (FORK_RUNS, 0, 0)) for i, n in enumerate(spread)])[0], spread
+        assert not judge([Tally(i, (n, 0, 0), (FORK_RUNS, FORK_RUNS, 0)) for i, n in enumerate(spread)])[0], spread
     agree, summary, ps = judge([Tally(0, (4, 4, 0), (12, 0, 0)), Tally(1, (2, 2, 0), (10, 1, 0))])
     assert not agree and ps["p_reproduced"] < 0.001 and "reproductions differ" in summary
 
@@ -205,14 +208,15 @@ def test_a_failed_check_counts_against_max_runs(tmp_path: Path) -> None:
     """The check's runs are no evidence when it fails, but --max-runs caps every run the hunt
     makes: the search gets what the check left."""
     suite = hash_suite(tmp_path)
-    # unbounded, this hunt makes 20 check runs per list checked (3 or 4 lists: how many the fresh
-    # runs before the check tried depends on their outcomes) and keeps searching after the failed
-    # check; 86 lets the check run (it waits for a budget that holds it) but caps the search
-    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--max-runs", "86")
+    # unbounded, this hunt makes 5 fresh runs, FORK_RUNS check runs per list checked (3 or 4 lists:
+    # how many the fresh runs tried depends on their outcomes) and 4-5 more fresh runs after the
+    # failed check (57-58 in all with 4 lists); 55 lets the check run (it waits for a budget that
+    # holds it) but caps the search
+    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--max-runs", "55")
     assert proc.returncode in (3, 5), proc.stderr
     assert "mode: fresh (fork check failed:" in proc.stderr
     checked = re.search(r"running the hunt's first (\d+) lists", proc.stderr)
     assert checked is not None, proc.stderr
     entries = journal(suite, HASH_VICTIM)
-    assert sum(e.phase == "fork-check" for e in entries) == 20 * int(checked.group(1)) >= 60
-    assert len(entries) <= 86, len(entries)
+    assert sum(e.phase == "fork-check" for e in entries) == FORK_RUNS * int(checked.group(1)) >= 3 * FORK_RUNS
+    assert len(entries) <= 55, len(entries)
