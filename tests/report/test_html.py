@@ -345,4 +345,3 @@ def test_the_chart_ends_at_the_verdict_with_stored_runs_as_evidence(tmp_path: Pa
     ev = evidence(hunt)
     counted = _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])
     assert counted[0] == ev.history[0] == verdict["history_runs"] and counted[-1] == len(ev.observations), counted
-
