@@ -228,11 +228,9 @@ def _reason(k: int, m: int, cost: float, bits: float, f: float, suspects: int = 
         return f"victim alone: does it fail on its own? ({cost:.1f} s per run)"
     if k == m:
         return f"all {m} remaining predecessors ({cost:.1f} s per run)"
-    if suspects:
-        first = ("the predecessor stored runs suspect most" if k == 1 else
-                 f"the {k} predecessors stored runs suspect most" if k <= suspects else
-                 f"the {suspects} predecessors stored runs suspect and the {k - suspects} quickest others")
-        return (f"{first}, of {m}: where do the lists start to fail? "
-                f"(expected to fail {f:.0%}; {cost:.1f} s per run, {bits:.3f} bits expected)")
-    return (f"the {k} quickest of {m} predecessors: where do the lists start to fail? "
+    first = (f"the {k} quickest of {m} predecessors" if not suspects else
+             f"the predecessor stored runs suspect most, of {m}" if k == 1 else
+             f"the {k} predecessors stored runs suspect most, of {m}" if k <= suspects else
+             f"the {suspects} predecessors stored runs suspect and the {k - suspects} quickest others, of {m}")
+    return (f"{first}: where do the lists start to fail? "
             f"(expected to fail {f:.0%}; {cost:.1f} s per run, {bits:.3f} bits expected)")

@@ -143,10 +143,7 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
         held = frozenset(tests)
         f = sum(o.count for o in obs if o.failed and held <= o.included)
         r = sum(o.count for o in obs if held <= o.included)
-        if r:  # from the runs that held the cause (what the evidence lines count), Jeffreys' mean:
-            rate = (f + 0.5) / (r + 1)  # 8/8 reads 0.94, not a certainty that no pass can follow
-        found.append(_Found(tuple(sorted(index[i] for i in tests)), rate, confidence, min(rate, wilson_low(f, r)),
-                            f, r))
+        found.append(_held(tuple(sorted(index[i] for i in tests)), rate, confidence, f, r))
         obs = carry_over(sub, obs, tests)
         sub = without(sub, tests)
         index = [i for j, i in enumerate(index) if j not in set(tests)]
@@ -600,11 +597,19 @@ def _units(problem: Problem, observations: Sequence[Observation], found: Sequenc
     for _, _, tests in groups:
         members, others = frozenset(tests), every - set(tests)
         held = [o for o in observations if o.included & members and not o.included & others]
-        fails, runs = sum(o.count for o in held if o.failed), sum(o.count for o in held)
-        rate = (fails + 0.5) / (runs + 1)
         confidence = min(f.confidence for f in found if f.tests[0] in members)
-        units.append(_Found(tuple(sorted(tests)), rate, confidence, min(rate, wilson_low(fails, runs)), fails, runs))
+        units.append(_held(tuple(sorted(tests)), 0.0, confidence, sum(o.count for o in held if o.failed),
+                           sum(o.count for o in held)))
     return tuple(units)
+
+
+def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, runs: int) -> _Found:
+    """A cause with its rate read from the runs that held it (what the evidence lines count):
+    Jeffreys' mean, so 8/8 reads 0.94, not a certainty that no pass can follow (`rate` only when
+    no run held it), and its lower bound."""
+    if runs:
+        rate = (fails + 0.5) / (runs + 1)
+    return _Found(tests, rate, confidence, min(rate, wilson_low(fails, runs)), fails, runs)
 
 
 def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCause]:
