@@ -10,6 +10,7 @@ Pure.
 
 from __future__ import annotations
 
+import heapq
 import math
 from bisect import bisect_left
 from itertools import accumulate
@@ -60,3 +61,20 @@ def share(batch: int, lists: int) -> list[int]:
     """The batch's runs shared out evenly over `lists` lists, the first (quickest) ones first."""
     per, extra = divmod(batch, lists)
     return [per + (1 if i < extra else 0) for i in range(lists)]
+
+
+def makespan(costs: Sequence[float], runs: Sequence[int], workers: int) -> float:
+    """When the last run of a batch ends: list i runs `runs[i]` times, each run `costs[i]`
+    seconds, started as the Runner starts them (one run of each list in turn, each on the first
+    of `workers` that is free)."""
+    left = list(runs)
+    free = [0.0] * max(1, workers)
+    end = 0.0
+    while any(left):
+        for i, n in enumerate(left):
+            if n:
+                left[i] -= 1
+                start = heapq.heappop(free)
+                heapq.heappush(free, start + costs[i])
+                end = max(end, start + costs[i])
+    return end

@@ -9,12 +9,12 @@ later "cleaner"; plus a background rate at which the victim fails whatever ran.
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Callable
 
+from isolate.search.batch import makespan
 from isolate.search.decide import decide
 from isolate.search.strategies.cleaners import cleaner_problem
 from isolate.search.model import (
@@ -130,24 +130,8 @@ def simulate_batch(suite: Suite, query: Query, rng: random.Random, batch: int = 
     obs = []
     for included, runs in query.lists():
         obs += simulate_query(suite, Query(included, runs, query.reason, until_failure=False), rng)
-    return obs, _makespan(suite.problem, query.lists(), max(1, batch))
-
-
-def _makespan(problem: Problem, lists: Sequence[tuple[Sequence[int], int]], workers: int) -> float:
-    """When the last run ends, the runs started in the Runner's order (one of each list in turn)
-    each on the first free of `workers`."""
-    costs = [run_cost(problem, included) for included, _ in lists]
-    left = [runs for _, runs in lists]
-    free = [0.0] * workers
-    end = 0.0
-    while any(left):
-        for i, n in enumerate(left):
-            if n:
-                left[i] -= 1
-                start = heapq.heappop(free)
-                heapq.heappush(free, start + costs[i])
-                end = max(end, start + costs[i])
-    return end
+    lists = query.lists()
+    return obs, makespan([run_cost(suite.problem, s) for s, _ in lists], [r for _, r in lists], batch)
 
 
 def simulate_query(suite: Suite, query: Query, rng: random.Random) -> list[Observation]:

@@ -10,6 +10,7 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
+from isolate.search.strategies.causes import check_runs, missed
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -193,19 +194,37 @@ def test_a_module_import_candidate_is_reported_as_a_module_cause() -> None:
 
 
 def test_runs_of_the_cause_alone_shorten_the_check_for_further_causes() -> None:
-    # After 5/5 failures a deterministic cause only promises its lower bound, 0.65, and the rest
-    # would have to pass 5 runs; a few more runs of the cause alone (one quick test) promise
-    # more, and the rest passes 3: cheaper, since the rest holds every other test.
-    s = suite(60, [({40}, 1.0)])
+    # A deterministic cause of 0.01 s before a rest of 59 one-second tests: seen failing 6/6, it
+    # leaves rates near 0.6 open and the rest would have to pass 3 runs; 8 more runs of the cause
+    # alone make it 14/14, and 2 passes of the rest do.
+    pb = make_problem(60, tuple(0.01 if i == 40 else 1.0 for i in range(60)), 0.1, 0.1)
+    s = Suite(pb, Truth((Cause(frozenset({40}), 1.0),), 0.0, frozenset({40})))
     rest = frozenset(range(60)) - {40}
     v, history, _ = hunt(s, Settings(), random.Random(0))
     assert v.kind == "polluter" and v.culprits == (40,)
-    assert sum(o.count for o in history if o.included == rest) == 3
-    assert sum(o.count for o in history if o.included == {40}) >= 8
-    assert "failing the victim 0.828 of the time or more would have shown" in v.stop
+    assert sum(o.count for o in history if o.included == {40}) == 3 + 8  # confirmation, then 8 more
+    assert sum(o.count for o in history if o.included == rest) == 2
+    assert check_runs(6, 6, 1.0, 0.99, 1e-3) == 3 and check_runs(14, 14, 1.0, 0.99, 1e-3) == 2
+    assert f"as often as {pb.predecessors[40]} (14/14 with it) would have shown (confidence 0.99" in v.stop
     # --further 0 asks for nothing of the kind
     v0, history0, _ = hunt(s, Settings(further=0.0), random.Random(0))
     assert v0.culprits == (40,) and not any(o.included == rest for o in history0)
+
+
+@pytest.mark.parametrize("fails, runs, further", [(3, 3, 1.0), (17, 36, 1.0), (17, 36, 0.5), (2, 9, 0.2), (5, 5, 0.999)])
+def test_the_chance_a_further_cause_passes_averages_over_what_the_runs_say_of_the_rate(
+        fails: int, runs: int, further: float) -> None:
+    """missed() is (1 - further x p)^k averaged over Beta(fails + 1/2, runs - fails + 1/2): checked
+    against sampling that posterior, and check_runs() is the first k where it is 0.01 or less."""
+    rng = random.Random(7)
+    draws = [rng.betavariate(fails + 0.5, runs - fails + 0.5) for _ in range(40_000)]
+    for k in (1, 3, 9, 25):
+        sampled = sum((1 - further * p) ** k for p in draws) / len(draws)
+        assert missed(fails, runs, k, further, 0.0) == pytest.approx(sampled, rel=0.05, abs=1e-4)
+    k = check_runs(fails, runs, further, 0.99, 1e-3)
+    assert missed(fails, runs, k, further, 1e-3) <= 0.01 < missed(fails, runs, k - 1, further, 1e-3)
+    # never more than a rate of p_min needs
+    assert check_runs(0.5, 300, further, 0.99, 1e-3) == 4603
 
 
 def test_stored_runs_of_other_orders_do_not_skip_reproducing_the_whole_list() -> None:
@@ -261,8 +280,8 @@ def test_a_module_of_causes_takes_fewer_runs_than_a_scan_and_a_whole_class_one_s
     alone, yet the hunt beats the one-by-one scan (N runs) because what the class or module has
     shown is each next test's prior and the rest is probed together. A class all of whose tests
     are causes is one cause for the stop check: its rate is read from every run that held one of
-    them, so the check rules out a further cause at that pooled rate (a member seen in 2 runs
-    alone would promise only 0.6) and stays short."""
+    them, so the check rules out a further cause at that pooled rate and stays short (a member
+    seen failing 2/2 alone would leave the rest 6 runs to pass)."""
     for seed in range(4):
         s = scenario("module p=1", 50, random.Random(seed))
         v, history, _ = hunt(s, Settings(), random.Random(seed))
@@ -272,5 +291,8 @@ def test_a_module_of_causes_takes_fewer_runs_than_a_scan_and_a_whole_class_one_s
         c = scenario("class p=1", 300, random.Random(seed))
         w, _, _ = hunt(c, Settings(), random.Random(seed))
         assert set(w.culprits) == c.truth.answer and [x.scope for x in w.causes] == ["class"]
-        floor = float(w.stop.split("failing the victim ")[1].split()[0])
-        assert floor > 0.8, w.stop
+        # the class's rate is read from every run that held one of its tests: many runs, so the
+        # check needs few passes of the rest
+        assert f"as often as any test of class {w.causes[0].name} (" in w.stop, w.stop
+        fails, runs = map(int, w.stop.split(f"{w.causes[0].name} (")[1].split()[0].split("/"))
+        assert runs >= 12 and check_runs(fails, runs, 1.0, 0.99, 1e-3) <= 2, w.stop

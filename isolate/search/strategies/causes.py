@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Sequence
 
 from isolate.search import stored, threshold
+from isolate.search.batch import makespan
 from isolate.search.model import (
     FoundCause,
     Observation,
@@ -66,9 +68,9 @@ class _Found:
     tests: tuple[int, ...]  # original predecessor indices (one test, or a pair)
     rate: float
     confidence: float
-    low: float  # a lower bound of the rate (Wilson, 95% one-sided) from the runs that held it
     fails: int = 0  # the runs that held it: failures...
     runs: int = 0  # ...of these
+    name: str = ""  # how the stop check names it, when it is a whole class or module
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
     while True:
         units = _units(problem, observations, found)
         step = _round(sub, obs, settings, batch, t, [problem.predecessors[i] for f in found for i in f.tests],
-                      min((f.rate for f in units), default=0.0), problem, units)
+                      min((f.rate for f in units), default=0.0), problem, units, index)
         leaders = tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q)
                         for a in step[1])
         action = step[0]
@@ -150,11 +152,12 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
 
 
 def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, batch: int, whole: Tally,
-           found_ids: list[str], weakest: float, everything: Problem, found: tuple[_Found, ...]
-           ) -> tuple[Query | _Whole | _End | tuple[tuple[int, ...], float, float], tuple[Answer, ...]]:
+           found_ids: list[str], weakest: float, everything: Problem, found: tuple[_Found, ...],
+           index: Sequence[int]) -> tuple[Query | _Whole | _End | tuple[tuple[int, ...], float, float],
+                                          tuple[Answer, ...]]:
     """One round: a query, the end of the hunt, or a confirmed cause (tests, rate, confidence).
-    `everything` is the whole hunt and `found` the causes found so far, in its indices."""
-    floor = min((f.low for f in found), default=0.0)
+    `everything` is the whole hunt and `found` the causes found so far, in its indices; `index`
+    maps this round's predecessors to them."""
     n = len(problem.predecessors)
     t = tally(obs)
     later = bool(found_ids)
@@ -179,11 +182,16 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         sharper = _sharpen(everything, problem, found, settings, batch, budget, max(1, done))
         if sharper is not None and done:
             return _Whole(sharper), ()
+        cap = 1.0
         if pri.suspects and pri.beyond < 0.5:
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
-            floor = min(floor, pri.rate / settings.further)
-        check = _no_failure_left(problem, own, settings, 1, budget, floor)
+            cap = pri.rate / settings.further
+        check = _no_failure_left(problem, own, settings, 1, budget, everything, found, cap)
+        if isinstance(check, Query) and batch > 1 and not done:
+            wide = _beside(everything, problem, found, settings, batch, budget, cap, index)
+            if wide is not None:
+                return _Whole(wide), ()
         if sharper is not None:  # first one batch of the rest: while it fails, more causes remain
             check = replace(check, runs=min(check.runs, batch)) if isinstance(check, Query) else check
         if isinstance(check, Query) and batch > 1:
@@ -280,27 +288,24 @@ def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], set
     """Runs of the weakest cause alone before the victim, when they make the stop check cheaper.
 
     The stop check runs the rest of the list until a further cause at `further` x the weakest
-    cause's rate would have shown, and that rate is taken at its lower bound: a cause seen failing
-    5/5 only promises 0.65, so the rest must pass 5 runs.  More runs of the cause alone (often one
-    quick test) raise the bound: after 40/40 it promises 0.94 and 2 runs of the rest do.  So this
-    picks the number of such runs m that minimises m x (a run of the cause alone) + (the rest's
-    runs still needed, at the bound m more runs at the cause's estimated rate would give) x (a run
-    of the rest), and asks for them if that saves at least half a run of the rest.  Only once the
+    cause's rate would have shown, that rate drawn from what its runs say of it (`missed`): a
+    cause seen failing 2/2 leaves rates near 0.5 open, so the rest must pass 6 runs.  More runs
+    of the cause alone (often one quick test) narrow it: after 10/10, 2 runs of the rest do.  So
+    this picks the number of such runs m that minimises m x (a run of the cause alone) + (the
+    rest's runs still needed, had m more runs failed at the cause's estimated rate) x (a run of
+    the rest), and asks for them if that saves at least half a run of the rest.  Only once the
     rest has passed a run (`done`: its passes so far): while it fails, more causes remain and the
     next round comes first."""
     n = len(problem.predecessors)
     if settings.further <= 0 or not found or n == 0:
         return None
-    weakest = min(found, key=lambda f: f.low)
-    others = min((f.low for f in found if f is not weakest), default=1.0)
+    weakest = max(found, key=lambda f: _need(f, settings))
+    others = max((_need(f, settings) for f in found if f is not weakest), default=0)
     rest = run_cost(problem, tuple(range(n)))
     alone = run_cost(everything, weakest.tests)
 
     def cost(m: int) -> float:
-        fails, runs = weakest.fails + weakest.rate * m, weakest.runs + m
-        low = min(others, weakest.rate, wilson_low(fails, runs))
-        need = runs_for(settings.confidence, max(settings.rates.p_min, low * settings.further))
-        return m * alone + max(0, need - done) * rest
+        return m * alone + max(0, max(others, _need(weakest, settings, m)) - done) * rest
 
     step = max(batch, 4)
     best = min(range(0, SHARPEN_MAX + 1, step), key=lambda m: (cost(m), m))
@@ -309,44 +314,146 @@ def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], set
     k = fit_runs(round_batch(best, batch), run_cost(everything, weakest.tests), budget)
     if k < 1:
         return None
-    who = label(everything, weakest.tests)
+    who = weakest.name or label(everything, weakest.tests)
     return Query(weakest.tests, k, f"how surely does {who} fail it? {k} runs of it alone before the victim make the"
                                    " check for further causes shorter", until_failure=False)
 
 
-def wilson_low(fails: float, runs: float, z: float = 1.645) -> float:
-    """Wilson's lower confidence bound (one-sided 95%) of a rate seen as fails/runs."""
-    if runs <= 0:
-        return 0.0
-    p = fails / runs
-    z2 = z * z
-    centre = p + z2 / (2 * runs)
-    spread = z * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs))
-    return max(0.0, (centre - spread) / (1 + z2 / runs))
+def _beside(everything: Problem, problem: Problem, found: Sequence[_Found], settings: Settings, batch: int,
+            budget: tuple[float, float], cap: float, index: Sequence[int]) -> Query | None:
+    """The stop check's first wave on W > 1 workers, with runs of the weakest cause alone beside it.
+
+    What `_sharpen` weighs for one worker, in wall time: the rest of the list fills the wave, and
+    runs of the cause alone (often one quick test) take the places left and follow on the workers
+    the rest's runs free, so they cost little wall time, where each wave of the rest costs a whole
+    run of it.  Enough of them can leave one wave of the rest to run instead of two (a cause seen
+    17/36 needs 9 passes of the rest, one more than 8 workers run at once; after 40 more runs
+    alone, 8 do).  So this picks the number of runs alone m (a multiple of W, up to SHARPEN_MAX)
+    with the shortest estimated wall time: the batch's makespan, as the Runner starts its runs,
+    plus the waves of the rest still needed after it; fewest test seconds on a tie.  None unless
+    that saves at least half a run of the rest.  Should the rest fail, the runs alone were cheap;
+    they still tell the cause's rate.  `cap` is a rate the check must rule out whatever the
+    causes' (stored runs' suspects, see _round); the query is in `everything`'s indices."""
+    n = len(problem.predecessors)
+    if settings.further <= 0 or not found or n == 0:
+        return None
+    weakest = max(found, key=lambda f: _need(f, settings))
+    others = max([_need(f, settings) for f in found if f is not weakest] + [_cap_need(cap, settings)])
+    rest = run_cost(problem, tuple(range(n)))
+    alone = run_cost(everything, weakest.tests)
+
+    def wall(m: int) -> tuple[float, float]:
+        k = max(others, _need(weakest, settings, m))
+        now = min(k, batch)
+        after = math.ceil(max(0, k - now) / batch) * rest
+        return makespan([rest, alone], [now, m], batch) + after, now * rest + m * alone
+
+    best = min(range(0, SHARPEN_MAX + 1, batch), key=wall)
+    if best == 0 or wall(best)[0] > wall(0)[0] - rest / 2:
+        return None
+    runs = min(max(others, _need(weakest, settings, best)), batch)
+    everyone = tuple(index[i] for i in range(n))
+    who = weakest.name or label(everything, weakest.tests)
+    query = Query(everyone, runs, f"without the causes found: do the other {n} predecessors still make it fail?"
+                                  f" ({runs} runs); beside them, {best} runs of {who} alone before the victim, to"
+                                  " make the check shorter", until_failure=False, alongside=((weakest.tests, best),))
+    return query if fits(everything, query, budget) else None
 
 
-def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
-                     budget: tuple[float, float], weakest: float) -> Query | _End:
+def missed(fails: float, runs: float, k: int, further: float, p_min: float) -> float:
+    """The chance that a further cause failing the victim `further` x as often as a cause seen
+    failing fails/runs passes k runs in a row: (1 - further x p)^k averaged over what those runs
+    say of the cause's rate p (Jeffreys' posterior, Beta(fails + 1/2, runs - fails + 1/2)), and at
+    most (1 - p_min)^k.  Exact: with f = further, (1 - f p)^k = sum over j of C(k, j) (1 - f)^(k-j)
+    f^j (1 - p)^j, and E[(1 - p)^j] = prod over i < j of (b + i) / (a + b + i)."""
+    a, b = fails + 0.5, runs - fails + 0.5
+    f = min(1.0, max(0.0, further))
+    ceiling = (1.0 - p_min) ** k
+    if f <= 0.0:
+        return ceiling
+    if f >= 1.0:
+        moment = 1.0
+        for i in range(k):
+            moment *= (b + i) / (a + b + i)
+        return min(moment, ceiling)
+    total, log_moment = 0.0, 0.0
+    log_term = k * math.log1p(-f)  # ln of C(k, j) (1 - f)^(k - j) f^j at j = 0
+    odds = math.log(f) - math.log1p(-f)
+    for j in range(k + 1):
+        total += math.exp(log_term + log_moment)
+        log_term += math.log(k - j) - math.log(j + 1) + odds if j < k else 0.0
+        log_moment += math.log((b + j) / (a + b + j))
+    return min(total, ceiling)
+
+
+@lru_cache(maxsize=4096)
+def check_runs(fails: float, runs: float, further: float, confidence: float, p_min: float) -> int:
+    """The fewest passes of the rest after which `missed` is at most 1 - confidence (it falls
+    with every pass: doubling, then halving the last step)."""
+    top = runs_for(confidence, p_min)
+    hi = 1
+    while hi < top and missed(fails, runs, hi, further, p_min) > 1.0 - confidence:
+        hi *= 2
+    hi = min(hi, top)
+    lo = hi // 2 + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if missed(fails, runs, mid, further, p_min) <= 1.0 - confidence:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
+def _need(f: _Found, settings: Settings, more: int = 0) -> int:
+    """Passes of the rest that rule out a further cause as strong as f (x `further`), had f run
+    `more` more times alone failing at its estimated rate."""
+    if f.runs + more <= 0:
+        return runs_for(settings.confidence, max(settings.rates.p_min, f.rate * settings.further))
+    return check_runs(f.fails + f.rate * more, f.runs + more, settings.further, settings.confidence,
+                      settings.rates.p_min)
+
+
+def _cap_need(cap: float, settings: Settings) -> int:
+    """Passes of the rest that rule out a cause at rate cap x `further` (none when cap is 1)."""
+    if cap >= 1.0:
+        return 0
+    return runs_for(settings.confidence, max(settings.rates.p_min, cap * settings.further))
+
+
+def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, budget: tuple[float, float],
+                     everything: Problem, found: Sequence[_Found], cap: float) -> Query | _End:
     """After a cause: no run without the causes found has failed.  Run the rest until a further
-    cause `settings.further` as strong as the weakest found would have shown with the target
-    confidence.  `weakest` is the lowest of the causes' rates' lower bounds: a rate read from a
-    handful of runs (3/3 failures) must not make the check short."""
+    cause `settings.further` as strong as each cause found would have shown with the target
+    confidence, each cause's rate as its runs tell it (`missed`: a rate read from a handful of
+    runs, 3/3 failures, leaves low rates open, so it must not make the check short), and one at
+    `cap` x `further` too (stored runs' suspects)."""
     n = len(problem.predecessors)
     if n == 0:
         return _End("stop", "no predecessors are left once the causes found are taken out", 1.0)
-    floor = max(settings.rates.p_min, weakest * settings.further)
-    need = runs_for(settings.confidence, floor)
+    need = max([_need(f, settings) for f in found] + [_cap_need(cap, settings), 1])
     full = frozenset(range(n))
     done = sum(r for s, r in zip(t.sets, t.runs) if s == full)
+    if found:
+        weakest = max(found, key=lambda f: _need(f, settings))
+        who = weakest.name or label(everything, weakest.tests)
+        strong = "as often as" if settings.further >= 1 else f"{settings.further:g}x as often as"
+        what = f"a cause failing the victim {strong} {who} ({weakest.fails}/{weakest.runs} with it)"
+    else:
+        what = "a cause"
+    if cap < 1.0 and _cap_need(cap, settings) >= need:
+        rate = max(settings.rates.p_min, cap * settings.further)
+        what = f"a cause failing the victim {rate:.3g} of the time or more (as the stored runs suggest)"
     if done >= need:
-        conf = 1.0 - (1.0 - floor) ** done
-        return _End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so a "
-                             f"cause failing the victim {floor:.3g} of the time or more would have shown "
-                             f"(confidence {conf:.3f})"), conf)
+        miss = max([missed(f.fails, f.runs, done, settings.further, settings.rates.p_min) for f in found if f.runs]
+                   + [(1.0 - max(settings.rates.p_min, min(1.0, cap * settings.further))) ** done])
+        conf = 1.0 - miss
+        return _End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so "
+                             f"{what} would have shown (confidence {conf:.3f})"), conf)
     k = fit_runs(round_batch(need - done, batch), run_cost(problem, tuple(range(n))), budget)
     if k < 1:
         return _End("budget", f"more may remain: the budget ran out after the {n} other predecessors passed "
-                              f"{done} runs ({need} would rule out a cause at rate {floor:.3g})")
+                              f"{done} runs ({need} would rule out {what})")
     return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
                                      f" (up to {need - done} runs)")
 
@@ -594,22 +701,22 @@ def _units(problem: Problem, observations: Sequence[Observation], found: Sequenc
     grouped = {i for _, _, tests in groups for i in tests}
     every = {i for f in found for i in f.tests}
     units = [f for f in found if not grouped.intersection(f.tests)]
-    for _, _, tests in groups:
+    for scope, key, tests in groups:
         members, others = frozenset(tests), every - set(tests)
         held = [o for o in observations if o.included & members and not o.included & others]
         confidence = min(f.confidence for f in found if f.tests[0] in members)
         units.append(_held(tuple(sorted(tests)), 0.0, confidence, sum(o.count for o in held if o.failed),
-                           sum(o.count for o in held)))
+                           sum(o.count for o in held), f"any test of {scope} {key}"))
     return tuple(units)
 
 
-def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, runs: int) -> _Found:
+def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, runs: int, name: str = "") -> _Found:
     """A cause with its rate read from the runs that held it (what the evidence lines count):
     Jeffreys' mean, so 8/8 reads 0.94, not a certainty that no pass can follow (`rate` only when
-    no run held it), and its lower bound."""
+    no run held it), with those counts (the stop check reads them, `missed`)."""
     if runs:
         rate = (fails + 0.5) / (runs + 1)
-    return _Found(tests, rate, confidence, min(rate, wilson_low(fails, runs)), fails, runs)
+    return _Found(tests, rate, confidence, fails, runs, name)
 
 
 def _scopes(problem: Problem, t: Tally, found: Sequence[_Found]) -> list[FoundCause]:
