@@ -111,7 +111,24 @@ def table(results: list[tuple[Task, Trial, float]], ws: list[int]) -> str:
         for w in ws[1:]:
             row.append(f"{statistics.mean(t.runs for t in by_w[w]) / runs0:.2f}")
         rows.append(row)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    return markdown(rows)
+
+
+def walls(results: list[tuple[Task, Trial, float]], ws: list[int]) -> str:
+    """Mean simulated wall seconds per cell and W: the speed-ups' numerators and denominators,
+    so that a change which shortens the one-worker hunt too can be seen at every W."""
+    cells: dict[tuple[str, int], dict[int, list[float]]] = {}
+    for task, t, _ in results:
+        name = task.name + (" (copies)" if task.copies else "")
+        cells.setdefault((name, task.n), {}).setdefault(task.w, []).append(t.wall)
+    rows = [["scenario", "N"] + [f"wall W={w} (s)" for w in ws]]
+    for (name, n), by_w in cells.items():
+        rows.append([name, str(n)] + [f"{statistics.mean(by_w[w]):,.0f}" if w in by_w else "-" for w in ws])
+    return markdown(rows)
+
+
+def markdown(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["| " + " | ".join(c.ljust(wd) for c, wd in zip(r, widths)) + " |" for r in rows]
     lines.insert(1, "|" + "|".join("-" * (wd + 2) for wd in widths) + "|")
     return "\n".join(lines)
@@ -146,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         results = [run_task(t) for t in tasks]
     print(table(results, ws))
+    print()
+    print(walls(results, ws))
     print(f"\n{len(tasks)} trials, {time.time() - start:.0f} s wall, {args.jobs} jobs, confidence {CONFIDENCE},"
           f" seed {args.seed}; speed-up = mean wall at W={ws[0]} / mean wall at W (same seeds);"
           " bound = mean wall at the baseline / the floor no W can beat (one run of the whole list, then one"

@@ -207,6 +207,17 @@ def test_first_query_is_the_full_list_and_doubles_until_a_failure() -> None:
     assert isinstance(q, Query) and q.runs == 4
 
 
+def test_the_doubling_counts_runs_of_the_full_list_only() -> None:
+    # inside a prefix the chain search led to, the passes of shorter prefixes are in the
+    # evidence too: the prefix's first reproduction is one run, not one per earlier pass
+    pb = problem(10)
+    history = [obs(range(4), False, 20), obs(range(7), False, 9)]
+    q = decide(pb, history, Settings(strategy="single"))
+    assert isinstance(q, Query) and q.included == tuple(range(10)) and q.runs == 1
+    q = decide(pb, history + [obs(range(10), False, 2)], Settings(strategy="single"))
+    assert isinstance(q, Query) and q.included == tuple(range(10)) and q.runs == 2
+
+
 def test_victim_alone_is_asked_early() -> None:
     pb = problem(30, duration=1.0, startup=1.0)
     suite = Suite(pb, Truth((Cause(frozenset({7}), 0.5),), 0.0, frozenset({7})))

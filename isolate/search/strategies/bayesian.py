@@ -55,7 +55,11 @@ def decide(
     full = tuple(range(n))
     if t.total_fails == 0:
         cap = reproduce_cap(settings)
-        want = min(cap - t.total_runs, max(1, t.total_runs))  # doubling: 1, 1, 2, 4, ...
+        # doubling the runs of the full list (1, 1, 2, 4, ...), not of every list: inside a prefix
+        # the chain search led to (strategies/causes.py), the runs of shorter prefixes that passed
+        # are here too, and a prefix that never held the cause would run that many times at once
+        whole = sum(r for s, r in zip(t.sets, t.runs) if len(s) == n)
+        want = min(cap - t.total_runs, max(1, whole))
         k = fit_runs(round_batch(want, batch), run_cost(problem, full), budget)
         if t.total_runs >= cap or k < 1:
             return _not_reproduced(problem, t, settings)
