@@ -199,7 +199,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             th = threshold.infer(chain, own, settings, pri.beyond, weight, pri.suspects)
             more = threshold.spread(th, batch - check.runs)
             both = replace(check, until_failure=False, alongside=more,
-                           reason=f"{check.reason}; beside it, {len(more)} shorter lists in case it does")
+                           reason=f"{check.reason}; beside it, {_n(len(more), 'shorter list')} in case it does")
             if more and fits(problem, both, budget):
                 return both, ()
             # a whole batch of the rest (rounded up, as far as the budget holds)
@@ -279,7 +279,7 @@ def _speculate(problem: Problem, first: Query, settings: Settings, batch: int,
     th = threshold.infer(threshold.cost_chain(problem), tally(()), settings, settings.prior_none)
     more = threshold.spread(th, slots)
     both = replace(first, runs=batch - len(more), until_failure=False, alongside=more,
-                   reason=f"{first.reason}; beside it, {len(more)} shorter lists in case it does")
+                   reason=f"{first.reason}; beside it, {_n(len(more), 'shorter list')} in case it does")
     return both if more and fits(problem, both, budget) else first
 
 
@@ -455,7 +455,12 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
         return _End("budget", f"more may remain: the budget ran out after the {n} other predecessors passed "
                               f"{done} runs ({need} would rule out {what})")
     return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
-                                     f" (up to {need - done} runs)")
+                                     f" (up to {_n(need - done, 'run')})")
+
+
+def _n(count: int, noun: str) -> str:
+    """'1 run', '3 runs'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
