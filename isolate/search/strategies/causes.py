@@ -179,14 +179,14 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     own = tally(o for o in obs if not o.stored) if any(o.stored for o in obs) else t
     if later and (n == 0 or own.total_fails == 0):  # stored failures are the prior's: only new runs count here
         done = sum(r for s, r in zip(own.sets, own.runs) if len(s) == n)  # passes of the rest (none failed)
-        sharper = _sharpen(everything, problem, found, settings, batch, budget, max(1, done))
-        if sharper is not None and done:
-            return _Whole(sharper), ()
         cap = 1.0
         if pri.suspects and pri.beyond < 0.5:
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
             cap = pri.rate / settings.further
+        sharper = _sharpen(everything, problem, found, settings, batch, budget, max(1, done), cap)
+        if sharper is not None and done:
+            return _Whole(sharper), ()
         check = _no_failure_left(problem, own, settings, 1, budget, everything, found, cap)
         if isinstance(check, Query) and batch > 1 and not done:
             wide = _beside(everything, problem, found, settings, batch, budget, cap, index)
@@ -284,7 +284,7 @@ def _speculate(problem: Problem, first: Query, settings: Settings, batch: int,
 
 
 def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], settings: Settings,
-             batch: int, budget: tuple[float, float], done: int) -> Query | None:
+             batch: int, budget: tuple[float, float], done: int, cap: float = 1.0) -> Query | None:
     """Runs of the weakest cause alone before the victim, when they make the stop check cheaper.
 
     The stop check runs the rest of the list until a further cause at `further` x the weakest
@@ -295,12 +295,11 @@ def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], set
     rest's runs still needed, had m more runs failed at the cause's estimated rate) x (a run of
     the rest), and asks for them if that saves at least half a run of the rest.  Only once the
     rest has passed a run (`done`: its passes so far): while it fails, more causes remain and the
-    next round comes first."""
+    next round comes first.  `cap`: as in `_beside`."""
     n = len(problem.predecessors)
     if settings.further <= 0 or not found or n == 0:
         return None
-    weakest = max(found, key=lambda f: _need(f, settings))
-    others = max((_need(f, settings) for f in found if f is not weakest), default=0)
+    weakest, others = _weakest(found, settings, cap)
     rest = run_cost(problem, tuple(range(n)))
     alone = run_cost(everything, weakest.tests)
 
@@ -337,8 +336,7 @@ def _beside(everything: Problem, problem: Problem, found: Sequence[_Found], sett
     n = len(problem.predecessors)
     if settings.further <= 0 or not found or n == 0:
         return None
-    weakest = max(found, key=lambda f: _need(f, settings))
-    others = max([_need(f, settings) for f in found if f is not weakest] + [_cap_need(cap, settings)])
+    weakest, others = _weakest(found, settings, cap)
     rest = run_cost(problem, tuple(range(n)))
     alone = run_cost(everything, weakest.tests)
 
@@ -405,6 +403,14 @@ def check_runs(fails: float, runs: float, further: float, confidence: float, p_m
     return hi
 
 
+def _weakest(found: Sequence[_Found], settings: Settings, cap: float) -> tuple[_Found, int]:
+    """The cause whose check needs the most passes of the rest, and the passes every other
+    demand needs (the other causes', and the rate `cap`'s)."""
+    weakest = max(found, key=lambda f: _need(f, settings))
+    others = max([_need(f, settings) for f in found if f is not weakest] + [_cap_need(cap, settings)])
+    return weakest, others
+
+
 def _need(f: _Found, settings: Settings, more: int = 0) -> int:
     """Passes of the rest that rule out a further cause as strong as f (x `further`), had f run
     `more` more times alone failing at its estimated rate."""
@@ -435,7 +441,7 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
     full = frozenset(range(n))
     done = sum(r for s, r in zip(t.sets, t.runs) if s == full)
     if found:
-        weakest = max(found, key=lambda f: _need(f, settings))
+        weakest, _ = _weakest(found, settings, cap)
         who = weakest.name or label(everything, weakest.tests)
         strong = "as often as" if settings.further >= 1 else f"{settings.further:g}x as often as"
         what = f"a cause failing the victim {strong} {who} ({weakest.fails}/{weakest.runs} with it)"
@@ -445,8 +451,11 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
         rate = max(settings.rates.p_min, cap * settings.further)
         what = f"a cause failing the victim {rate:.3g} of the time or more (as the stored runs suggest)"
     if done >= need:
-        miss = max([missed(f.fails, f.runs, done, settings.further, settings.rates.p_min) for f in found if f.runs]
-                   + [(1.0 - max(settings.rates.p_min, min(1.0, cap * settings.further))) ** done])
+        misses = [missed(f.fails, f.runs, done, settings.further, settings.rates.p_min) if f.runs else
+                  (1.0 - max(settings.rates.p_min, min(1.0, f.rate * settings.further))) ** done for f in found]
+        if cap < 1.0:
+            misses.append((1.0 - max(settings.rates.p_min, cap * settings.further)) ** done)
+        miss = max(misses + [0.0])
         conf = 1.0 - miss
         return _End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so "
                              f"{what} would have shown (confidence {conf:.3f})"), conf)
