@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from isolate.search.decide import decide, leading
-from isolate.search.model import Observation, Problem, Query, Settings, Verdict
+from isolate.search.model import Observation, Problem, Query, Settings, Verdict, runs_for
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
 from isolate.search.strategies.causes import check_runs, missed
@@ -296,3 +297,24 @@ def test_a_module_of_causes_takes_fewer_runs_than_a_scan_and_a_whole_class_one_s
         assert f"as often as any test of class {w.causes[0].name} (" in w.stop, w.stop
         fails, runs = map(int, w.stop.split(f"{w.causes[0].name} (")[1].split()[0].split("/"))
         assert runs >= 12 and check_runs(fails, runs, 1.0, 0.99, 1e-3) <= 2, w.stop
+
+
+def test_the_posterior_check_never_asks_for_more_passes_than_the_95_percent_bound_did() -> None:
+    """Before 2026-11-23 the check asked for 0.99 at the cause's Wilson lower bound (one-sided 95%),
+    capped by its Jeffreys mean. Averaging over the posterior asks for no more passes for any
+    counts up to 60 runs, and for fewer after short streaks (3/3: 4 passes, not 7)."""
+    def wilson_low(f: int, n: int, z: float = 1.645) -> float:
+        p, z2 = f / n, z * z
+        centre, spread = p + z2 / (2 * n), z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        return max(0.0, (centre - spread) / (1 + z2 / n))
+
+    fewer = 0
+    for n in range(1, 61):
+        for f in range(1, n + 1):
+            for further in (1.0, 0.5, 0.2):
+                old = runs_for(0.99, max(1e-3, min((f + 0.5) / (n + 1), wilson_low(f, n)) * further))
+                new = check_runs(f, n, further, 0.99, 1e-3)
+                assert new <= old, (f, n, further, old, new)
+                fewer += new < old
+    assert fewer > 1000
+    assert runs_for(0.99, wilson_low(3, 3)) == 7 and check_runs(3, 3, 1.0, 0.99, 1e-3) == 4
