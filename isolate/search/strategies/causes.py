@@ -296,12 +296,10 @@ def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], set
     the rest), and asks for them if that saves at least half a run of the rest.  Only once the
     rest has passed a run (`done`: its passes so far): while it fails, more causes remain and the
     next round comes first.  `cap`: as in `_beside`."""
-    n = len(problem.predecessors)
-    if settings.further <= 0 or not found or n == 0:
+    trade = _trade(everything, problem, found, settings, cap)
+    if trade is None:
         return None
-    weakest, others = _weakest(found, settings, cap)
-    rest = run_cost(problem, tuple(range(n)))
-    alone = run_cost(everything, weakest.tests)
+    weakest, others, rest, alone = trade
 
     def cost(m: int) -> float:
         return m * alone + max(0, max(others, _need(weakest, settings, m)) - done) * rest
@@ -326,19 +324,18 @@ def _beside(everything: Problem, problem: Problem, found: Sequence[_Found], sett
     runs of the cause alone (often one quick test) take the places left and follow on the workers
     the rest's runs free, so they cost little wall time, where each wave of the rest costs a whole
     run of it.  Enough of them can leave one wave of the rest to run instead of two (a cause seen
-    17/36 needs 9 passes of the rest, one more than 8 workers run at once; after 40 more runs
+    17/36 needs 9 passes of the rest, one more than 8 workers run at once; after 8 more runs
     alone, 8 do).  So this picks the number of runs alone m (a multiple of W, up to SHARPEN_MAX)
     with the shortest estimated wall time: the batch's makespan, as the Runner starts its runs,
     plus the waves of the rest still needed after it; fewest test seconds on a tie.  None unless
     that saves at least half a run of the rest.  Should the rest fail, the runs alone were cheap;
     they still tell the cause's rate.  `cap` is a rate the check must rule out whatever the
     causes' (stored runs' suspects, see _round); the query is in `everything`'s indices."""
-    n = len(problem.predecessors)
-    if settings.further <= 0 or not found or n == 0:
+    trade = _trade(everything, problem, found, settings, cap)
+    if trade is None:
         return None
-    weakest, others = _weakest(found, settings, cap)
-    rest = run_cost(problem, tuple(range(n)))
-    alone = run_cost(everything, weakest.tests)
+    weakest, others, rest, alone = trade
+    n = len(problem.predecessors)
 
     def wall(m: int) -> tuple[float, float]:
         k = max(others, _need(weakest, settings, m))
@@ -401,6 +398,18 @@ def check_runs(fails: float, runs: float, further: float, confidence: float, p_m
         else:
             lo = mid + 1
     return hi
+
+
+def _trade(everything: Problem, problem: Problem, found: Sequence[_Found], settings: Settings, cap: float
+           ) -> tuple[_Found, int, float, float] | None:
+    """What `_sharpen` and `_beside` weigh: the weakest cause, the passes of the rest every other
+    demand needs, and the seconds of a run of the rest and of one of the cause alone; None when
+    there is no check to shorten."""
+    n = len(problem.predecessors)
+    if settings.further <= 0 or not found or n == 0:
+        return None
+    weakest, others = _weakest(found, settings, cap)
+    return weakest, others, run_cost(problem, tuple(range(n))), run_cost(everything, weakest.tests)
 
 
 def _weakest(found: Sequence[_Found], settings: Settings, cap: float) -> tuple[_Found, int]:
