@@ -128,9 +128,9 @@ def simulate_batch(suite: Suite, query: Query, rng: random.Random, batch: int = 
         done = sum(o.count for o in obs)
         return obs, math.ceil(done / max(1, batch)) * run_cost(suite.problem, query.included)
     obs = []
-    for included, runs in query.lists():
-        obs += simulate_query(suite, Query(included, runs, query.reason, until_failure=False), rng)
     lists = query.lists()
+    for included, runs in lists:
+        obs += simulate_query(suite, Query(included, runs, query.reason, until_failure=False), rng)
     return obs, makespan([run_cost(suite.problem, s) for s, _ in lists], [r for _, r in lists], batch)
 
 

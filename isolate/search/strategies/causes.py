@@ -424,16 +424,29 @@ def _need(f: _Found, settings: Settings, more: int = 0) -> int:
     """Passes of the rest that rule out a further cause as strong as f (x `further`), had f run
     `more` more times alone failing at its estimated rate."""
     if f.runs + more <= 0:
-        return runs_for(settings.confidence, max(settings.rates.p_min, f.rate * settings.further))
+        return runs_for(settings.confidence, _floor(f.rate, settings))
     return check_runs(f.fails + f.rate * more, f.runs + more, settings.further, settings.confidence,
                       settings.rates.p_min)
+
+
+def _miss(f: _Found, settings: Settings, k: int) -> float:
+    """The chance a further cause as strong as f (x `further`) passes k runs of the rest (as
+    `_need` reads f)."""
+    if f.runs <= 0:
+        return (1.0 - _floor(f.rate, settings)) ** k
+    return missed(f.fails, f.runs, k, settings.further, settings.rates.p_min)
 
 
 def _cap_need(cap: float, settings: Settings) -> int:
     """Passes of the rest that rule out a cause at rate cap x `further` (none when cap is 1)."""
     if cap >= 1.0:
         return 0
-    return runs_for(settings.confidence, max(settings.rates.p_min, cap * settings.further))
+    return runs_for(settings.confidence, _floor(cap, settings))
+
+
+def _floor(rate: float, settings: Settings) -> float:
+    """The rate a further cause `further` x as strong as `rate` fails the victim at (p_min or more)."""
+    return max(settings.rates.p_min, min(1.0, rate * settings.further))
 
 
 def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, budget: tuple[float, float],
@@ -457,15 +470,13 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
     else:
         what = "a cause"
     if cap < 1.0 and _cap_need(cap, settings) >= need:
-        rate = max(settings.rates.p_min, cap * settings.further)
-        what = f"a cause failing the victim {rate:.3g} of the time or more (as the stored runs suggest)"
+        what = (f"a cause failing the victim {_floor(cap, settings):.3g} of the time or more"
+                " (as the stored runs suggest)")
     if done >= need:
-        misses = [missed(f.fails, f.runs, done, settings.further, settings.rates.p_min) if f.runs else
-                  (1.0 - max(settings.rates.p_min, min(1.0, f.rate * settings.further))) ** done for f in found]
+        misses = [_miss(f, settings, done) for f in found]
         if cap < 1.0:
-            misses.append((1.0 - max(settings.rates.p_min, cap * settings.further)) ** done)
-        miss = max(misses + [0.0])
-        conf = 1.0 - miss
+            misses.append((1.0 - _floor(cap, settings)) ** done)
+        conf = 1.0 - max(misses + [0.0])
         return _End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so "
                              f"{what} would have shown (confidence {conf:.3f})"), conf)
     k = fit_runs(round_batch(need - done, batch), run_cost(problem, tuple(range(n))), budget)
