@@ -121,7 +121,8 @@ def main() -> int:
                 results[mode].append(verdict)
     print(f"flaky_polluter{' (ungrouped)' if args.ungrouped else ''}, SAMPLE_POLLUTION_RATE={args.rate}, {stored} stored runs "
           f"({stored - 1} usable: the hunt's own run is never counted), {args.trials} trials, --jobs {args.jobs}")
-    print(f"{'mode':18} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}")
+    print(f"{'mode':18} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}"
+          f" {'repeated':>9}")
     medians, seconds = {}, {}
     for mode, verdicts in results.items():
         right = sum(v["culprits"] == [POLLUTER] for v in verdicts)
@@ -129,7 +130,10 @@ def main() -> int:
         secs = statistics.median(float(v["seconds"]) for v in verdicts)  # type: ignore[arg-type]
         used = statistics.median(float(v.get("history_runs", 0)) for v in verdicts)  # type: ignore[arg-type]
         medians[mode], seconds[mode] = runs, secs
-        print(f"{mode:18} {right:>3}/{len(verdicts):<2} {runs:>14.0f} {secs:>17.1f} {used:>13.0f}")
+        # hunts whose runs came to repeat the victim (by themselves, or asked), whatever the check made of it
+        repeated = sum(int(v.get("repeats", {}).get("asked", 1)) > 1 for v in verdicts)  # type: ignore[attr-defined]
+        print(f"{mode:18} {right:>3}/{len(verdicts):<2} {runs:>14.0f} {secs:>17.1f} {used:>13.0f}"
+              f" {repeated:>5}/{len(verdicts):<3}")
     for other in ("no-history", "no-history single"):
         print(f"history / {other}: new runs {medians['history'] / medians[other]:.2f} (target <= 0.6),"
               f" seconds {seconds['history'] / seconds[other]:.2f}")
