@@ -11,7 +11,7 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, runs_for
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.strategies.causes import check_runs, missed
+from isolate.search.strategies.causes import _shown_alone, check_runs, missed
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -318,3 +318,17 @@ def test_the_posterior_check_never_asks_for_more_passes_than_the_95_percent_boun
                 fewer += new < old
     assert fewer > 1000
     assert runs_for(0.99, wilson_low(3, 3)) == 7 and check_runs(3, 3, 1.0, 0.99, 1e-3) == 4
+
+
+def test_other_tests_passing_alone_show_the_background_a_cause_alone_is_weighed_against() -> None:
+    # Test 5 failed the victim 2/2 alone before it; the victim alone passed 3/3.  Against those
+    # three runs alone that is not yet a cause at 0.99.  Four other tests that passed alone before
+    # the victim are four more runs of its own rate, and with them 2/2 is.  A test that failed
+    # alone is not counted as the background (nor are runs of 5 itself).
+    pb = make_problem(8, tuple(0.1 for _ in range(8)), 0.1, 1.0)
+    first = [obs(range(8), True), obs(set(), False, 3), obs({5}, True, 2)]
+    passes = [obs({i}, False) for i in (0, 1, 2, 3)]
+    assert _shown_alone(pb, tally(first), Settings()) is None
+    tests, rate, confidence = _shown_alone(pb, tally(first + passes), Settings()) or ((), 0.0, 0.0)
+    assert tests == (5,) and confidence >= 0.99 and rate > 0.5
+    assert _shown_alone(pb, tally(first + [obs({6}, True), obs({6}, False, 3)]), Settings()) is None

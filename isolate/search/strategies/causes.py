@@ -566,7 +566,6 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     whole = [c for c in classes if c not in left and sum(class_of(i) == c for i in found_ids) > 1]
     modules = sorted({m for m in (module_of(i) for i in found_ids if class_of(i) in whole) if m is not None})
     lat = lattice(settings.rates)
-    f0, r0 = counts(t, frozenset().__eq__)
     scopes = [("class", c, class_of) for c in classes] + [("module", m, module_of) for m in modules]
     for scope, key, of in scopes:
         mates = [m for m in chain if of(names[m]) == key]
@@ -578,7 +577,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
         odds = (causes + 1) / (passed + 1)
         for m, (f, r) in alone.items():  # already shown a cause alone (each call replays the rounds
             if f:  # anew, and an earlier round may now name another of them first)
-                conf, pm = _alone(lat, f, r, f0, r0, odds)
+                conf, pm = _alone(lat, f, r, *_background(t, m), odds)
                 if conf >= settings.confidence:
                     return (m,), pm, conf
         f, r = counts(t, frozenset(mates).__eq__)
@@ -592,7 +591,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
             if r and (not f or r >= PROBE_RUNS):
                 continue  # passed alone, or still unclear after PROBE_RUNS: the search decides
             who = names[m]
-            if f and r0 < r:
+            if f and _background(t, m)[1] < r:
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
             return _probe(problem, (m,), f"is {who} a cause too, like the rest of its {scope}? alone before the"
                                          " victim", batch, budget)
@@ -608,16 +607,23 @@ def _alone(lat: Any, f: int, r: int, f0: int, r0: int, odds: float = 1.0) -> tup
     return 1.0 / (1.0 + math.exp(min(700.0, ln - lp)) / odds), pm
 
 
+def _background(t: Tally, m: int) -> tuple[int, int]:
+    """The victim's own rate, against which runs of test m alone before it are weighed: failures
+    and runs of the victim alone, and the passes of every other test alone before it that never
+    failed it."""
+    f0, r0 = counts(t, frozenset().__eq__)
+    return f0, r0 + sum(r for s, f, r in zip(t.sets, t.fails, t.runs) if len(s) == 1 and m not in s and not f)
+
+
 def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[int, ...], float, float] | None:
     """A test that, alone before the victim, has failed it often enough against the victim alone
     is a cause by intervention, whatever else the posterior believes.  This is what ends a
     round whose prefix holds two causes (the single-cause search there would weigh them against
     each other for ever)."""
     lat = lattice(settings.rates)
-    f0, r0 = counts(t, frozenset().__eq__)
     for s, f, r in sorted(zip(t.sets, t.fails, t.runs), key=lambda x: sorted(x[0])):
         if len(s) == 1 and f:
-            conf, pm = _alone(lat, f, r, f0, r0)
+            conf, pm = _alone(lat, f, r, *_background(t, next(iter(s))))
             if conf >= settings.confidence:
                 return tuple(s), pm, conf
     return None
