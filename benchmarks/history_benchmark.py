@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/history_benchmark.py [--stored 40] [--trials 5] [--rate 0.2] [--jobs 2] [--ungrouped]
+    python benchmarks/history_benchmark.py [--stored 40] [--trials 5] [--sets 1] [--rate 0.2] [--jobs 2] [--ungrouped]
 
 In a temporary copy of sample_suites/flaky_polluter (its polluter fails the victim at
 SAMPLE_POLLUTION_RATE when it runs first in the same process), `stestr run --random` stores
@@ -19,6 +19,9 @@ before the victim, so a stored run can only tell whether the other modules' test
 1.3 of the 4.6 bits that name the polluter among 25). `--ungrouped` drops group_regex in the
 temporary copy: stestr then spreads single tests over the workers and shuffles each worker's
 order, and the victim's predecessors vary from run to run, as in a suite without groups.
+All the trials of a set hunt the same order (the newest stored run's), and the polluter's rate
+depends on that order, so one set's ratio is one sample of it: `--sets S` makes S fresh copies,
+each with its own stored runs and failing order, pools their trials and prints each set's ratio.
 Runs are counted from the verdicts' JSON (`runs` counts new runs only; `history_runs` the stored
 ones used), so the ratio does not depend on the machine's load.
 """
@@ -78,16 +81,10 @@ def check_runs(verdict: dict[str, object]) -> int:
     return int(found.group(1)) if found else 0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--stored", type=int, default=40)
-    ap.add_argument("--trials", type=int, default=5)
-    ap.add_argument("--rate", type=float, default=0.2, help="SAMPLE_POLLUTION_RATE")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--ungrouped", action="store_true", help="drop the suite's group_regex (see above)")
-    args = ap.parse_args()
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
-           "SAMPLE_POLLUTION_RATE": str(args.rate)}
+def one_set(args: argparse.Namespace, env: dict[str, str], modes: dict[str, list[str]]
+            ) -> tuple[int, dict[str, list[dict[str, object]]]] | None:
+    """A fresh copy of the suite, its stored runs, and `args.trials` hunts in each mode on the
+    newest (failing) run's order; None when the victim never failed."""
     with tempfile.TemporaryDirectory(prefix="isolate-history-bench-") as tmp:
         suite = Path(tmp) / SUITE
         shutil.copytree(REPO / "sample_suites" / SUITE, suite,
@@ -105,11 +102,8 @@ def main() -> int:
             if probe.returncode == 0 and "did not fail" not in probe.stderr:
                 break
         else:
-            print("the victim never failed; raise --rate", file=sys.stderr)
-            return 1
+            return None
         stored = len([p for p in (suite / ".stestr").iterdir() if p.name.isdigit()])
-        modes = {"history": [], "no-history": ["--no-history"],
-                 "no-history single": ["--no-history", "--repeat-victim", "1"]}
         results: dict[str, list[dict[str, object]]] = {mode: [] for mode in modes}
         for _ in range(args.trials):
             for mode, flags in modes.items():
@@ -119,8 +113,37 @@ def main() -> int:
                 verdict = json.loads(proc.stdout)
                 verdict["purposes"] = purposes(run([str(BIN / "isolate"), "log", VICTIM], suite, env).stdout)
                 results[mode].append(verdict)
-    print(f"flaky_polluter{' (ungrouped)' if args.ungrouped else ''}, SAMPLE_POLLUTION_RATE={args.rate}, {stored} stored runs "
-          f"({stored - 1} usable: the hunt's own run is never counted), {args.trials} trials, --jobs {args.jobs}")
+    return stored, results
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--stored", type=int, default=40)
+    ap.add_argument("--trials", type=int, default=5, help="hunts in each mode, per set of stored runs")
+    ap.add_argument("--sets", type=int, default=1,
+                    help="fresh sets of stored runs, each with its own failing order (pooled)")
+    ap.add_argument("--rate", type=float, default=0.2, help="SAMPLE_POLLUTION_RATE")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ungrouped", action="store_true", help="drop the suite's group_regex (see above)")
+    args = ap.parse_args()
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+           "SAMPLE_POLLUTION_RATE": str(args.rate)}
+    modes = {"history": [], "no-history": ["--no-history"],
+             "no-history single": ["--no-history", "--repeat-victim", "1"]}
+    results: dict[str, list[dict[str, object]]] = {mode: [] for mode in modes}
+    sets: list[tuple[int, dict[str, list[dict[str, object]]]]] = []
+    for _ in range(args.sets):
+        got = one_set(args, env, modes)
+        if got is None:
+            print("the victim never failed; raise --rate", file=sys.stderr)
+            return 1
+        sets.append(got)
+        for mode in modes:
+            results[mode] += got[1][mode]
+    stored = ", ".join(str(n) for n, _ in sets)
+    print(f"flaky_polluter{' (ungrouped)' if args.ungrouped else ''}, SAMPLE_POLLUTION_RATE={args.rate}, "
+          f"{args.sets} set(s) of stored runs ({stored} runs; the hunt's own run is never counted), "
+          f"{args.trials} trials a set, --jobs {args.jobs}")
     print(f"{'mode':18} {'right':>6} {'runs (median)':>14} {'seconds (median)':>17} {'history runs':>13}"
           f" {'repeated':>9}")
     medians, seconds = {}, {}
@@ -153,6 +176,10 @@ def main() -> int:
         print(f"{mode:18} " + " ".join(f"{x:>13.0f}" for x in row))
     print("per trial (runs with, without, without single):",
           [(a["runs"], b["runs"], c["runs"]) for a, b, c in zip(*results.values())])
+    if len(sets) > 1:  # each set is one extracted order: the spread between sets is the order's
+        print("history / no-history single, per set of stored runs:", ", ".join(
+            f"{statistics.median(float(v['runs']) for v in r['history']) / statistics.median(float(v['runs']) for v in r['no-history single']):.2f}"  # type: ignore[arg-type]
+            for _, r in sets))
     return 0
 
 
