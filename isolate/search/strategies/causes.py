@@ -549,7 +549,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     """A class whose test is a cause often pollutes through all of its tests (setUpClass, class
     attributes).  So the class's other tests are tried together alone before the victim, and if
     that fails, one by one.  A test that fails alone is a cause once the runs make it
-    `confidence` likely against "the victim fails at its own rate" (the victim-alone runs); a
+    `confidence` likely against "the victim fails at its own rate" (`_background`); a
     group or test that passes its first run is left to the search, which treats it like any
     other.  None when there is nothing (left) to probe.
 
@@ -600,7 +600,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
 
 def _alone(lat: Any, f: int, r: int, f0: int, r0: int, odds: float = 1.0) -> tuple[float, float]:
     """How sure runs of one test alone before the victim (f/r failed) make it a cause, against
-    the victim's own rate (f0/r0 alone), at prior odds `odds` (even by default); and its
+    the victim's own rate (f0/r0: the victim alone, `_background`), at prior odds `odds` (even by default); and its
     expected rate."""
     lp, pm, _ = polluter_evidence(lat, f, r - f, f0, r0 - f0)
     ln, _ = none_evidence(lat, f + f0, r - f + r0 - f0)
@@ -616,8 +616,8 @@ def _background(t: Tally, m: int) -> tuple[int, int]:
 
 
 def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[int, ...], float, float] | None:
-    """A test that, alone before the victim, has failed it often enough against the victim alone
-    is a cause by intervention, whatever else the posterior believes.  This is what ends a
+    """A test that, alone before the victim, has failed it often enough against the victim's own
+    rate (`_background`) is a cause by intervention, whatever else the posterior believes.  This is what ends a
     round whose prefix holds two causes (the single-cause search there would weigh them against
     each other for ever)."""
     lat = lattice(settings.rates)
