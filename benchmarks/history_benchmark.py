@@ -81,6 +81,11 @@ def check_runs(verdict: dict[str, object]) -> int:
     return int(found.group(1)) if found else 0
 
 
+def median_runs(verdicts: list[dict[str, object]]) -> float:
+    """The median of the verdicts' new runs."""
+    return statistics.median(float(v["runs"]) for v in verdicts)  # type: ignore[arg-type]
+
+
 def one_set(args: argparse.Namespace, env: dict[str, str], modes: dict[str, list[str]]
             ) -> tuple[int, dict[str, list[dict[str, object]]]] | None:
     """A fresh copy of the suite, its stored runs, and `args.trials` hunts in each mode on the
@@ -149,7 +154,7 @@ def main() -> int:
     medians, seconds = {}, {}
     for mode, verdicts in results.items():
         right = sum(v["culprits"] == [POLLUTER] for v in verdicts)
-        runs = statistics.median(float(v["runs"]) for v in verdicts)  # type: ignore[arg-type]
+        runs = median_runs(verdicts)
         secs = statistics.median(float(v["seconds"]) for v in verdicts)  # type: ignore[arg-type]
         used = statistics.median(float(v.get("history_runs", 0)) for v in verdicts)  # type: ignore[arg-type]
         medians[mode], seconds[mode] = runs, secs
@@ -177,9 +182,8 @@ def main() -> int:
     print("per trial (runs with, without, without single):",
           [(a["runs"], b["runs"], c["runs"]) for a, b, c in zip(*results.values())])
     if len(sets) > 1:  # each set is one extracted order: the spread between sets is the order's
-        print("history / no-history single, per set of stored runs:", ", ".join(
-            f"{statistics.median(float(v['runs']) for v in r['history']) / statistics.median(float(v['runs']) for v in r['no-history single']):.2f}"  # type: ignore[arg-type]
-            for _, r in sets))
+        print("history / no-history single, per set of stored runs:",
+              ", ".join(f"{median_runs(r['history']) / median_runs(r['no-history single']):.2f}" for _, r in sets))
     return 0
 
 

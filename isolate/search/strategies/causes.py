@@ -600,8 +600,8 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
 
 def _alone(lat: Any, f: int, r: int, f0: int, r0: int, odds: float = 1.0) -> tuple[float, float]:
     """How sure runs of one test alone before the victim (f/r failed) make it a cause, against
-    the victim's own rate (f0/r0: the victim alone, `_background`), at prior odds `odds` (even by default); and its
-    expected rate."""
+    the victim's own rate (f0/r0 failed, `_background`), at prior odds `odds` (even by default);
+    and its expected rate."""
     lp, pm, _ = polluter_evidence(lat, f, r - f, f0, r0 - f0)
     ln, _ = none_evidence(lat, f + f0, r - f + r0 - f0)
     return 1.0 / (1.0 + math.exp(min(700.0, ln - lp)) / odds), pm
@@ -617,9 +617,9 @@ def _background(t: Tally, m: int) -> tuple[int, int]:
 
 def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[int, ...], float, float] | None:
     """A test that, alone before the victim, has failed it often enough against the victim's own
-    rate (`_background`) is a cause by intervention, whatever else the posterior believes.  This is what ends a
-    round whose prefix holds two causes (the single-cause search there would weigh them against
-    each other for ever)."""
+    rate (`_background`) is a cause by intervention, whatever else the posterior believes.  This
+    is what ends a round whose prefix holds two causes (the single-cause search there would weigh
+    them against each other for ever)."""
     lat = lattice(settings.rates)
     for s, f, r in sorted(zip(t.sets, t.fails, t.runs), key=lambda x: sorted(x[0])):
         if len(s) == 1 and f:
