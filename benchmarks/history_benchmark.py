@@ -131,6 +131,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--ungrouped", action="store_true", help="drop the suite's group_regex (see above)")
     args = ap.parse_args()
+    if args.sets < 1 or args.trials < 1:
+        ap.error("--sets and --trials must be 1 or more")
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
            "SAMPLE_POLLUTION_RATE": str(args.rate)}
     modes = {"history": [], "no-history": ["--no-history"],
