@@ -241,3 +241,15 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     closed = isolate(suite, "replay", "list.txt", "--scheduler", "tcp://127.0.0.1:9",
                      DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="1s")
     assert_user_error(closed, "cannot reach the Dask scheduler at tcp://127.0.0.1:9", "fix:")
+
+
+def test_a_hunt_with_jobs_reaches_its_scheduler_before_it_asks_anything(tmp_path: Path) -> None:
+    suite, _ = recorded_suite(tmp_path)
+    queries = suite / ".isolate" / hunt_name(VICTIM) / "queries.jsonl"
+    before = queries.read_text() if queries.exists() else ""
+    proc = isolate(suite, "bisect", VICTIM, "--jobs", "2", "--scheduler", "tcp://127.0.0.1:9",
+                   DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="1s")
+    assert_user_error(proc, "cannot reach the Dask scheduler at tcp://127.0.0.1:9", "fix:")
+    assert "step 0" not in proc.stderr + proc.stdout  # refused before the first query is shown...
+    assert (queries.read_text() if queries.exists() else "") == before  # ...or recorded
+    assert journal(suite) == []
