@@ -81,7 +81,7 @@ def hunt_loop(
             _gather_history(hunt, merged, display)
             with make_runner(hunt) as fresh, _automatic(hunt, merged, fresh, make_runner, display) as runner:
                 # a cluster is reached (or refused with one line) before anything is asked of it
-                known = runner.capacity() if getattr(runner, "scheduler", None) or not merged["jobs"] else None
+                known = runner.capacity() if fresh.scheduler or not merged["jobs"] else None
                 jobs = int(merged["jobs"] or known or os.cpu_count() or 1)
                 start_check(hunt, runner, display, jobs, _deadline(hunt, merged), merged["max_runs"])
                 while True:
