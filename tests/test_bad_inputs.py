@@ -290,6 +290,7 @@ def test_journal_entries_of_the_wrong_type_are_skipped_with_a_warning(tmp_path: 
     status = isolate(suite, "status", SHORT)
     assert status.returncode == 0, status.stderr
     assert f"{runs} runs" in status.stdout  # the bad entry is not counted, let alone as a reproduction
+    assert f"warning: skipped corrupt line {runs + 1} of" in status.stdout  # and says so, as log does
     back = isolate(suite, "backtrack", SHORT, "0")  # reads the journal as bytes, bad line and all
     assert back.returncode == 0 and "Traceback" not in back.stderr, back.stderr
 

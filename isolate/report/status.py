@@ -37,6 +37,7 @@ class Status:
     notes: tuple[str, ...] = ()  # tests left out for hanging, failures of another kind
     findings: tuple[str, ...] = ()  # what is already proven (the victim fails on its own)
     mode: str = ""  # which mode runs the hunt (fresh, fork) and why
+    warnings: tuple[str, ...] = ()  # journal lines that could not be read, and so were not counted
 
 
 def status(hunt: Hunt) -> Status:
@@ -76,7 +77,7 @@ def status(hunt: Hunt) -> Status:
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
-                  mode_text(hunt))
+                  mode_text(hunt), ev.warnings)
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
@@ -114,6 +115,7 @@ def format_status(items: list[Status]) -> str:
         if repeat_asked(s.hunt) > 1:
             out.append(f"  repeats: {repeat_text(s.hunt)}")
         out.extend(f"  note: {note}" for note in s.notes)
+        out.extend(f"  warning: {warning}" for warning in s.warnings)
         out.append(f"  time left: {s.left}")
         out.append(f"  {s.hunt.path}")
     return "\n".join(out)
