@@ -199,7 +199,7 @@ class Duration(click.ParamType):
               help="Run the victim K times at the end of every run, in the same process: more"
                    " evidence per start-up, checked against a victim that changes its own odds (set when the"
                    " hunt starts; stored runs are then not evidence). Default: 10, started by themselves once"
-                   " 2 runs passed; 1 keeps single runs.")
+                   " 2 runs passed or a cause proved flaky; 1 keeps single runs.")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every run (pytest projects; repeatable; kept for resumes).")
 @click.option("--history", "history_paths", multiple=True, metavar="PATH",

@@ -205,7 +205,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room):
                 continue  # the victim alone ran: a first execution may have failed now
             return problem, observations, ev, said, answer
-        if auto_start(hunt, ev, merged, runner, display, jobs, deadline):
+        if auto_start(hunt, ev, merged, runner, display, jobs, deadline, settings.strategy):
             ev = None  # the single runs made so far are left out while the victim is repeated
             continue
         # only while runs are still wanted: a finished hunt resumed in another mode runs nothing

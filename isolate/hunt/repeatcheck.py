@@ -34,7 +34,7 @@ from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_aut
                                  repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alike, alpha_for,
-                                    automatic, choose, first_alone, later_p, stance)
+                                    automatic, choose, first_alone, flaky, later_p, stance)
 
 
 class RepeatsOff(Exception):
@@ -42,20 +42,19 @@ class RepeatsOff(Exception):
 
 
 def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, display: Any, jobs: int,
-               deadline: float | None) -> bool:
-    """Without --repeat-victim, in the hunt's own phase: start repeats when
-    isolate.search.repeats.automatic says they pay, and run the check; True when they started
-    (the evidence must then be read again: the single runs before are left out while K > 1)."""
-    if (type(merged["repeat"]) is int or merged["strategy"] == "manual" or ev.phase is not None or ev.prefix
-            or read_repeat_auto(hunt) is not None):
+               deadline: float | None, strategy: str) -> bool:
+    """Without --repeat-victim, in the polluter hunt (`strategy`: the search running now; the
+    state-setter phase's lists pass because of what they hold, which is not flakiness): start
+    repeats when isolate.search.repeats.automatic says they pay, and run the check; True when they
+    started (the evidence must then be read again: the single runs before are left out while K > 1)."""
+    if (type(merged["repeat"]) is int or merged["strategy"] == "manual" or strategy in ("setters", "cleaners")
+            or ev.phase is not None or ev.prefix or read_repeat_auto(hunt) is not None):
         return False
     new = ev.observations[ev.history[0]:]
     runs = sum(o.count for o in new)
     room = None if merged["max_runs"] is None else int(merged["max_runs"]) - ev.entries
     reproduced = sum(o.count for o in new if o.failed)
-    failing = {o.included for o in new if o.failed}
-    flaky = any(o.included in failing for o in new if not o.failed)
-    if not automatic(runs, reproduced, flaky, ev.history[0], room):
+    if not automatic(runs, reproduced, flaky((o.included, o.failed) for o in new), ev.history[0], room):
         return False
     seen = f"{runs} runs passed" if not reproduced else f"{reproduced} of {runs} runs reproduced the failure"
     why = (f"{seen}: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in one process"

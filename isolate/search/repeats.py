@@ -36,14 +36,15 @@ dropped and the hunt goes on with single runs), or, before a "fails on its own" 
 runs of the victim alone never reproduced the failure on a first execution, hold the verdict and
 run the victim alone until one does or the test rejects.
 
-Without --repeat-victim, repeats start by themselves (`automatic`) where they pay: a rare failure
-(where a run's start-up and predecessors cost most per observation), once the hunt's first
-AUTO_AFTER or more runs either all passed, or reproduced the failure at most about 1 time in 5
-(AUTO_RATE) with a list that both failed and passed (a flaky cause: a deterministic one never
-lets its lists pass, and repeats would only cost it the check). They start with AUTO_K executions
-per run and the same check. The single runs made before are left out of the evidence while K > 1,
-like the stored history, and count again if the check turns repeats off; so repeats do not start
-once more than AUTO_LATEST runs would be left out, nor when the stored history already holds
+Without --repeat-victim, repeats start by themselves (`automatic`) where they pay: a rare or a
+flaky failure (where a run's start-up and predecessors cost most per observation, and where K
+executions turn a cause of rate p into one of rate 1 - (1 - p)^K per run), once the hunt's first
+AUTO_AFTER or more runs either all passed, or some list passed that holds every test of a list
+that reproduced the failure (`flaky`: a deterministic cause makes every list holding it fail,
+and repeats would only cost it the check). They start with AUTO_K executions per run and the
+same check. The single runs made before are left out of the evidence while K > 1, like the
+stored history, and count again if the check turns repeats off; so repeats do not start once
+more than AUTO_LATEST runs would be left out, nor when the stored history already holds
 HISTORY_MOST runs, nor when --max-runs leaves less than AUTO_ROOM runs (the check's CHECK_RUNS
 would eat the budget).
 """
@@ -60,8 +61,7 @@ ALPHA = 0.05  # repeats stop when the first executions reproduce less often than
 ALPHA_AGAIN = 0.01  # ...and, tested again at each verdict (more looks, more false alarms), than this
 
 AUTO_AFTER = 2  # single runs before repeats may start by themselves...
-AUTO_LATEST = 30  # ...and the most they may leave out
-AUTO_RATE = 0.2  # the highest rate of a run, (reproduced + 1) / (runs + 2), at which they start
+AUTO_LATEST = 60  # ...and the most they may leave out
 AUTO_K = 10  # the executions per run they start with (the check may lower it)
 HISTORY_MOST = 20  # stored runs worth more than what repeats would bring
 AUTO_ROOM = 4 * CHECK_RUNS  # runs --max-runs must still allow
@@ -133,13 +133,23 @@ def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None
     return ON, p
 
 
+def flaky(runs: Iterable[tuple[frozenset[int], bool]]) -> bool:
+    """Whether a list passed that holds every test of a list that reproduced the failure (`runs`:
+    each run's predecessors and whether it reproduced): a cause that makes every run holding it
+    fail cannot do that, so the cause is flaky (or a test between it and the victim undoes it)."""
+    failing: set[frozenset[int]] = set()
+    passing: set[frozenset[int]] = set()
+    for included, reproduced in runs:
+        (failing if reproduced else passing).add(included)
+    return any(f <= p for f in failing for p in passing)
+
+
 def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int | None) -> bool:
     """Whether repeats start by themselves now, in a hunt without --repeat-victim: `runs` single
     runs of the hunt so far (they would be left out), `reproduced` of them reproduced the failure,
-    `flaky`: a list both reproduced it and passed; `history` stored runs are evidence, `room` runs
-    are left in --max-runs (None: no limit). See the module docstring."""
-    rare = not reproduced or (flaky and (reproduced + 1) / (runs + 2) <= AUTO_RATE)
-    return (AUTO_AFTER <= runs <= AUTO_LATEST and rare and history < HISTORY_MOST
+    `flaky` (see `flaky`); `history` stored runs are evidence, `room` runs are left in --max-runs
+    (None: no limit). See the module docstring."""
+    return (AUTO_AFTER <= runs <= AUTO_LATEST and (not reproduced or flaky) and history < HISTORY_MOST
             and (room is None or room >= AUTO_ROOM))
 
 

@@ -361,7 +361,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     isolate.search.repeats.automatic starts repeats (`asked` is then AUTO_K); the single runs are
     left out while K > 1, as isolate.hunt.evidence does. One worker: a query's lists run one after
     another."""
-    from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, alike, automatic, choose, stance
+    from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, alike, automatic, choose, flaky, stance
 
     problem, truth = suite.problem, suite.truth
     runs: list[tuple[frozenset[int], str]] = []  # every run: its predecessors, its executions
@@ -408,10 +408,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             continue
         most = settings.max_runs
         step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)))
-        failing = {inc for inc, e in runs if "r" in e}
-        flaky = any(inc in failing for inc, e in runs if "r" not in e)
         if auto and not single and isinstance(step, Query) and automatic(
-                len(runs), sum("r" in e for _, e in runs), flaky, 0, None if most is None else most - len(runs)):
+                len(runs), sum("r" in e for _, e in runs), flaky((inc, "r" in e) for inc, e in runs), 0,
+                None if most is None else most - len(runs)):
             single = len(runs)
             start(AUTO_K)
             continue

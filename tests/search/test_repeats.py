@@ -6,7 +6,7 @@ import math
 import random
 
 from isolate.search.repeats import (ALPHA, AUTO_AFTER, AUTO_LATEST, AUTO_ROOM, HISTORY_MOST, HOLD, OFF, ON, Q_MAX,
-                                    alike, automatic, choose, later_p, per_execution, stance)
+                                    alike, automatic, choose, flaky, later_p, per_execution, stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -66,12 +66,22 @@ def test_repeats_start_by_themselves_on_rare_or_flaky_failures_only() -> None:
     assert not automatic(AUTO_AFTER - 1, 0, False, 0, None)
     # a deterministic cause: its lists always fail, however many other lists passed
     assert not automatic(20, 2, False, 0, None)
-    # a flaky one, rare enough: 1 in 10 (an estimate of 2/12 <= 0.2), and not 1 in 3
-    assert automatic(10, 1, True, 0, None) and not automatic(9, 3, True, 0, None)
+    # a flaky one, however often its lists fail: K executions a run make it fail nearly every run
+    assert automatic(10, 1, True, 0, None) and automatic(9, 8, True, 0, None)
     # what would be left out, or the budget, stops them
     assert not automatic(AUTO_LATEST + 1, 0, False, 0, None)
     assert not automatic(AUTO_AFTER, 0, False, HISTORY_MOST, None)
     assert not automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM - 1) and automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM)
+
+
+def test_a_list_that_passes_while_holding_a_failing_one_shows_a_flaky_cause() -> None:
+    a, ab, abc, c = frozenset({1}), frozenset({1, 2}), frozenset({1, 2, 3}), frozenset({3})
+    assert flaky([(ab, True), (ab, False)])  # the same list both ways
+    assert flaky([(ab, True), (abc, False)])  # a passing superset of a failing list
+    # what a deterministic cause (test 2, or the pair 2 + 3) also gives: passing subsets, other lists
+    assert not flaky([(abc, True), (ab, True), (a, False), (c, False)])
+    assert not flaky([(abc, True), (ab, False), (a, False)])
+    assert not flaky([(a, False), (ab, False)]) and not flaky([])
 
 
 def test_executions_that_fail_together_stop_repeats() -> None:
