@@ -43,12 +43,13 @@ class RepeatsOff(Exception):
 
 def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, display: Any, jobs: int,
                deadline: float | None, strategy: str) -> bool:
-    """Without --repeat-victim, in the polluter hunt (`strategy`: the search running now; the
-    state-setter phase's lists pass because of what they hold, which is not flakiness): start
-    repeats when isolate.search.repeats.automatic says they pay, and run the check; True when they
-    started (the evidence must then be read again: the single runs before are left out while K > 1)."""
-    if (type(merged["repeat"]) is int or merged["strategy"] == "manual" or strategy in ("setters", "cleaners")
-            or ev.phase is not None or ev.prefix or read_repeat_auto(hunt) is not None):
+    """Without --repeat-victim, in the Bayesian polluter hunt (`strategy`: the search running now;
+    not the manual recipe, nor the state-setter or cleaner phases, whose lists pass because of what
+    they hold, which is not flakiness): start repeats when isolate.search.repeats.automatic says
+    they pay, and run the check; True when they started (the evidence must then be read again: the
+    single runs before are left out while K > 1)."""
+    if (type(merged["repeat"]) is int or strategy not in ("isolate", "single") or ev.phase is not None or ev.prefix
+            or read_repeat_auto(hunt) is not None):
         return False
     new = ev.observations[ev.history[0]:]
     runs = sum(o.count for o in new)
