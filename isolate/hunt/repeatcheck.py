@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -207,12 +208,21 @@ def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
             "summary": repeat_text(hunt)}
 
 
+def _single_runs(auto: dict[str, Any]) -> str:
+    """The single runs before repeats started, as repeat-auto.json's `why` tells them: "5 single
+    runs passed", or "53 single runs, 6 of which reproduced the failure" (a flaky cause)."""
+    found = re.match(r"(\d+) of \d+ runs reproduced", str(auto.get("why", "")))
+    if found:
+        return f"{auto['from']} single runs, {found.group(1)} of which reproduced the failure"
+    return f"{auto['from']} single runs passed"
+
+
 def repeat_text(hunt: Hunt) -> str:
     """How the hunt's runs executed the victim, in one line (verdict, status)."""
     decision = read_repeat_check(hunt)
     k = repeat_asked(hunt)
     auto = read_repeat_auto(hunt)
-    since = "" if auto is None else f"started by themselves after {auto['from']} single runs passed; "
+    since = "" if auto is None else f"started by themselves after {_single_runs(auto)}; "
     if decision is not None:
         return since + str(decision["summary"])
     return f"{k} executions per run ({since or '--repeat-victim; '}the check has not run yet)"

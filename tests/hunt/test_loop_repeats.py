@@ -17,6 +17,7 @@ import pytest
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
+from isolate.hunt.repeatcheck import _single_runs
 from isolate.hunt.store import Hunt
 from isolate.report.html import _observations_after_each_entry
 from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
@@ -182,6 +183,14 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     assert isolate(suite, "extract", "--test", FA_VICTIM, "--force").returncode == 0
     aside = max(hunt_dir(suite).glob("replaced-*"))  # the newest (fails_alone may have set others aside)
     assert (aside / "repeat-auto.json").exists() and not (hunt_dir(suite) / "repeat-auto.json").exists()
+
+
+def test_the_single_runs_before_repeats_are_told_as_they_went() -> None:
+    """Repeats start after runs that all passed (a rare failure) or after runs of which some
+    reproduced it (a flaky cause); the summary must not call the latter passes."""
+    assert _single_runs({"from": 2, "why": "2 runs passed: from run 3 on, ..."}) == "2 single runs passed"
+    assert (_single_runs({"from": 53, "why": "6 of 53 runs reproduced the failure: from run 54 on, ..."})
+            == "53 single runs, 6 of which reproduced the failure")
 
 
 def test_repeats_do_not_start_by_themselves_when_told_or_without_room(tmp_path: Path) -> None:
