@@ -117,3 +117,39 @@ def test_reproducer_replays_to_a_failure(tmp_path: Path, case: tuple[str, str, l
     assert proc.returncode == 1, proc.stderr  # the target failed the recorded way
     outcomes = json.loads(proc.stdout)["outcomes"]
     assert outcomes["fail"] > 0, outcomes
+
+
+FLAKY_VICTIM = "gateway.tests.http.test_wire.PlainResponseTest.test_plain_response_headers"
+FLAKY_POLLUTERS = ["gateway.tests.http.test_canary.CanaryTest.test_canary_takes_a_tenth",
+                   "gateway.tests.http.test_telemetry.SamplingTest.test_half_of_requests_are_traced"]
+
+
+def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path) -> None:
+    """Two polluters that fail the victim at each execution, at 0.5 and 0.1: the runs soon show a
+    flaky cause (a list that failed, and a list holding it that passed), repeats start by
+    themselves, and the hunt names both causes, the weak one included, and says why it started
+    repeats."""
+    suite = copy_suite("flaky_polluters", tmp_path)
+    for _ in range(30):  # the recorded order fails about 1 run in 2
+        stestr_run(suite)
+        extracted = isolate(suite, "extract", "--test", FLAKY_VICTIM, "--force")
+        if extracted.returncode == 0 and "did not fail" not in extracted.stderr:
+            break
+    else:
+        raise AssertionError(f"{FLAKY_VICTIM} never failed in 30 stestr runs")
+    proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    causes = check_shape(verdict)
+    assert sorted(cause["name"] for cause in causes) == FLAKY_POLLUTERS, causes
+    assert all(cause["scope"] == "test" and cause["confidence"] >= 0.99 for cause in causes), causes
+    assert verdict["repeats"]["auto"] is True and verdict["repeats"]["state"] == "on", verdict["repeats"]
+    hunt = next((suite / ".isolate").glob("*/"))
+    auto = json.loads((hunt / "repeat-auto.json").read_text())
+    single = auto["from"]
+    # the status says how the single runs before repeats went, as repeat-auto.json does
+    seen = auto["why"].split(":")[0]
+    said = (f"after {single} single runs passed;" if seen == f"{single} runs passed" else
+            f"after {single} single runs, {seen.split(' of ')[0]} of which reproduced the failure;")
+    status = isolate(suite, "status", FLAKY_VICTIM)
+    assert f"  repeats: started by themselves {said}" in status.stdout, (status.stdout, auto)
