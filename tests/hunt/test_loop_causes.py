@@ -124,11 +124,12 @@ FLAKY_POLLUTERS = ["gateway.tests.http.test_canary.CanaryTest.test_canary_takes_
                    "gateway.tests.http.test_telemetry.SamplingTest.test_half_of_requests_are_traced"]
 
 
-def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs: int) -> None:
     """Two polluters that fail the victim at each execution, at 0.5 and 0.1: the runs soon show a
     flaky cause (a list that failed, and a list holding it that passed), repeats start by
-    themselves, and the hunt names both causes, the weak one included, and says why it started
-    repeats."""
+    themselves, and the hunt names both causes, the weak one included, whatever the job count,
+    and says why it started repeats."""
     suite = copy_suite("flaky_polluters", tmp_path)
     for _ in range(30):  # the recorded order fails about 1 run in 2
         stestr_run(suite)
@@ -137,7 +138,7 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path) -> N
             break
     else:
         raise AssertionError(f"{FLAKY_VICTIM} never failed in 30 stestr runs")
-    proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600")
+    proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600", "--jobs", str(jobs))
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
     causes = check_shape(verdict)
