@@ -51,6 +51,17 @@ def stestr_run(suite: Path, *args: str, **extra: str) -> subprocess.CompletedPro
     return run([tool("stestr"), "run", *args], suite, **extra)
 
 
+def record_failure(suite: Path, victim: str, **extra: str) -> Path:
+    """`suite` once its latest stored stestr run has the flaky victim failing (stestr run until
+    it does, at most 30 times), extracted; `extra`: the environment of those runs."""
+    for _ in range(30):
+        stestr_run(suite, **extra)
+        proc = isolate(suite, "extract", "--test", victim, "--force")
+        if proc.returncode == 0 and "did not fail" not in proc.stderr:
+            return suite
+    raise AssertionError(f"{victim} never failed in 30 stestr runs")
+
+
 def assert_user_error(proc: subprocess.CompletedProcess[str], *fragments: str) -> None:
     """A user error: exit 2, one line on stderr naming the cause, no traceback."""
     assert proc.returncode == 2, (proc.returncode, proc.stderr)

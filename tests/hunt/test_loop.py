@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool, wait_for_lines
+from conftest import assert_user_error, copy_suite, env, isolate, record_failure, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 
 DETERMINISTIC = (
@@ -45,13 +45,7 @@ RATES = {"SAMPLE_POLLUTION_RATE": "0.5", "SAMPLE_RACE_RATE": "0.3"}
 
 def recorded(tmp_path: Path, name: str, victim: str) -> Path:
     """A suite whose latest stored stestr run has the victim failing (flaky ones: retried)."""
-    suite = copy_suite(name, tmp_path)
-    for _ in range(30):
-        stestr_run(suite, **RATES)
-        proc = isolate(suite, "extract", "--test", victim, "--force")
-        if proc.returncode == 0 and "did not fail" not in proc.stderr:
-            return suite
-    raise AssertionError(f"{victim} never failed in 30 stestr runs")
+    return record_failure(copy_suite(name, tmp_path), victim, **RATES)
 
 
 def replay_fails(suite: Path, reproducer: Path) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import copy_suite, isolate, stestr_run
+from conftest import copy_suite, isolate, record_failure, stestr_run
 
 PORTABLE = "xdgconf.tests.resolve.test_portable.PortableModeTest"
 CLASS_FIXTURE = (
@@ -130,14 +130,7 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     flaky cause (a list that failed, and a list holding it that passed), repeats start by
     themselves, and the hunt names both causes, the weak one included, whatever the job count,
     and says why it started repeats."""
-    suite = copy_suite("flaky_polluters", tmp_path)
-    for _ in range(30):  # the recorded order fails about 1 run in 2
-        stestr_run(suite)
-        extracted = isolate(suite, "extract", "--test", FLAKY_VICTIM, "--force")
-        if extracted.returncode == 0 and "did not fail" not in extracted.stderr:
-            break
-    else:
-        raise AssertionError(f"{FLAKY_VICTIM} never failed in 30 stestr runs")
+    suite = record_failure(copy_suite("flaky_polluters", tmp_path), FLAKY_VICTIM)  # fails about 1 run in 2
     proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600", "--jobs", str(jobs))
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from conftest import assert_user_error, copy_suite, isolate, record_failure, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
 from isolate.hunt.repeatcheck import _single_runs
@@ -36,13 +36,7 @@ def self_polluter(tmp_path: Path) -> Path:
 
 def fails_alone(tmp_path: Path) -> Path:
     """sample_suites/fails_alone with a stored run in which the victim failed (at rate 0.5)."""
-    suite = copy_suite("fails_alone", tmp_path)
-    for _ in range(30):
-        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
-        proc = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
-        if proc.returncode == 0 and "did not fail" not in proc.stderr:
-            return suite
-    raise AssertionError(f"{FA_VICTIM} never failed in 30 stestr runs")
+    return record_failure(copy_suite("fails_alone", tmp_path), FA_VICTIM, SAMPLE_RACE_RATE="0.5")
 
 
 def hunt_dir(suite: Path) -> Path:
