@@ -11,7 +11,7 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, runs_for
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.strategies.causes import _shown_alone, check_runs, missed
+from isolate.search.strategies.causes import _shown_alone, always, check_runs, missed
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -196,17 +196,21 @@ def test_a_module_import_candidate_is_reported_as_a_module_cause() -> None:
 
 def test_runs_of_the_cause_alone_shorten_the_check_for_further_causes() -> None:
     # A deterministic cause of 0.01 s before a rest of 59 one-second tests: seen failing 6/6, it
-    # leaves rates near 0.6 open and the rest would have to pass 3 runs; 8 more runs of the cause
-    # alone make it 14/14, and 2 passes of the rest do.
+    # leaves rates near 0.6 open (under the hunt's prior, P(it always fails) = 0.2, it is 0.53
+    # likely to always fail) and the rest would have to pass 2 runs; 12 more runs of the cause
+    # alone make it 18/18 (0.65 likely to always fail), and 1 pass of the rest does.
     pb = make_problem(60, tuple(0.01 if i == 40 else 1.0 for i in range(60)), 0.1, 0.1)
     s = Suite(pb, Truth((Cause(frozenset({40}), 1.0),), 0.0, frozenset({40})))
     rest = frozenset(range(60)) - {40}
     v, history, _ = hunt(s, Settings(), random.Random(0))
     assert v.kind == "polluter" and v.culprits == (40,)
-    assert sum(o.count for o in history if o.included == {40}) == 3 + 8  # confirmation, then 8 more
-    assert sum(o.count for o in history if o.included == rest) == 2
+    assert sum(o.count for o in history if o.included == {40}) == 3 + 12  # confirmation, then 12 more
+    assert sum(o.count for o in history if o.included == rest) == 1
+    always_prior = Settings().rates.deterministic
+    assert check_runs(6, 6, 1.0, 0.99, 1e-3, always_prior) == 2 and check_runs(18, 18, 1.0, 0.99, 1e-3, always_prior) == 1
+    # Jeffreys' prior alone (no weight on "always"), the check before 2026-11-25, asked for more
     assert check_runs(6, 6, 1.0, 0.99, 1e-3) == 3 and check_runs(14, 14, 1.0, 0.99, 1e-3) == 2
-    assert f"as often as {pb.predecessors[40]} (14/14 with it) would have shown (confidence 0.99" in v.stop
+    assert f"as often as {pb.predecessors[40]} (18/18 with it) would have shown (confidence 0.99" in v.stop
     # --further 0 asks for nothing of the kind
     v0, history0, _ = hunt(s, Settings(further=0.0), random.Random(0))
     assert v0.culprits == (40,) and not any(o.included == rest for o in history0)
@@ -226,6 +230,30 @@ def test_the_chance_a_further_cause_passes_averages_over_what_the_runs_say_of_th
     assert missed(fails, runs, k, further, 1e-3) <= 0.01 < missed(fails, runs, k - 1, further, 1e-3)
     # never more than a rate of p_min needs
     assert check_runs(0.5, 300, further, 0.99, 1e-3) == 4603
+
+
+@pytest.mark.parametrize("fails, runs, further", [(1, 1, 1.0), (3, 3, 1.0), (6, 6, 1.0), (6, 6, 0.5), (17, 18, 1.0)])
+def test_the_check_reads_a_cause_s_rate_under_the_hunt_s_prior_on_always_failing(
+        fails: int, runs: int, further: float) -> None:
+    """With weight w on "the cause always fails" (p = 1) and Jeffreys' Beta(1/2, 1/2) on the other
+    rates, missed() is (1 - further x p)^k averaged over the posterior: checked by weighting draws
+    from that prior by their likelihood, p^fails (1 - p)^(runs - fails). A run that passed rules
+    p = 1 out, and the check is then the Beta one."""
+    w = 0.2
+    rng = random.Random(11)
+    draws = [1.0 if rng.random() < w else rng.betavariate(0.5, 0.5) for _ in range(200_000)]
+    weights = [p ** fails * (1 - p) ** (runs - fails) for p in draws]
+    total = sum(weights)
+    posterior_always = sum(x for p, x in zip(draws, weights) if p == 1.0) / total
+    assert always(fails, runs, w) == pytest.approx(posterior_always, abs=0.01)
+    for k in (1, 2, 4, 9):
+        sampled = sum(x * (1 - further * p) ** k for p, x in zip(draws, weights)) / total
+        assert missed(fails, runs, k, further, 0.0, w) == pytest.approx(sampled, rel=0.08, abs=2e-4)
+    if fails < runs:
+        assert always(fails, runs, w) == 0.0
+        assert missed(fails, runs, 3, further, 0.0, w) == missed(fails, runs, 3, further, 0.0)
+    else:  # a streak is more likely a cause that always fails: the check asks for fewer passes, never more
+        assert check_runs(fails, runs, further, 0.99, 1e-3, w) <= check_runs(fails, runs, further, 0.99, 1e-3)
 
 
 def test_stored_runs_of_other_orders_do_not_skip_reproducing_the_whole_list() -> None:

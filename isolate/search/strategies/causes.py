@@ -164,6 +164,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     budget = budget_left(settings, whole)
     if later and settings.further <= 0:
         return _End("stop", "stopped at the first cause (--further 0): others may remain"), ()
+    base = settings  # the stop check reads the found causes' rates under the hunt's own prior
     if later and weakest >= DETERMINISTIC:  # every cause so far bit (nearly) every time
         settings = replace(settings, rates=replace(settings.rates,
                                                    deterministic=max(settings.rates.deterministic, 0.5)))
@@ -184,12 +185,12 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
             cap = pri.rate / settings.further
-        sharper = _sharpen(everything, problem, found, settings, batch, budget, max(1, done), cap)
+        sharper = _sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
             return _Whole(sharper), ()
-        check = _no_failure_left(problem, own, settings, 1, budget, everything, found, cap)
+        check = _no_failure_left(problem, own, base, 1, budget, everything, found, cap)
         if isinstance(check, Query) and batch > 1 and not done:
-            wide = _beside(everything, problem, found, settings, batch, budget, cap, index)
+            wide = _beside(everything, problem, found, base, batch, budget, cap, index)
             if wide is not None:
                 return _Whole(wide), ()
         if sharper is not None:  # first one batch of the rest: while it fails, more causes remain
@@ -355,22 +356,43 @@ def _beside(everything: Problem, problem: Problem, found: Sequence[_Found], sett
     return query if fits(everything, query, budget) else None
 
 
-def missed(fails: float, runs: float, k: int, further: float, p_min: float) -> float:
+def missed(fails: float, runs: float, k: int, further: float, p_min: float, deterministic: float = 0.0) -> float:
     """The chance that a further cause failing the victim `further` x as often as a cause seen
     failing fails/runs passes k runs in a row: (1 - further x p)^k averaged over what those runs
-    say of the cause's rate p (Jeffreys' posterior, Beta(fails + 1/2, runs - fails + 1/2)), and at
-    most (1 - p_min)^k.  Exact: with f = further, (1 - f p)^k = sum over j of C(k, j) (1 - f)^(k-j)
+    say of the cause's rate p, and at most (1 - p_min)^k.
+
+    The prior on p is the hunt's own (`RatePrior.deterministic`): p = 1 with probability
+    `deterministic` (pollution that always bites), else Jeffreys' Beta(1/2, 1/2).  A run that
+    passed rules p = 1 out, so then the posterior is Beta(fails + 1/2, runs - fails + 1/2); while
+    every run failed, it puts P1 = w / (w + (1 - w) B(fails + 1/2, 1/2) / B(1/2, 1/2)) on p = 1
+    (`always`), where a further cause at `further` x 1 passes k runs with chance (1 - further)^k.
+    The Beta part is exact: with f = further, (1 - f p)^k = sum over j of C(k, j) (1 - f)^(k-j)
     f^j (1 - p)^j, and E[(1 - p)^j] = prod over i < j of (b + i) / (a + b + i)."""
-    a, b = fails + 0.5, runs - fails + 0.5
     f = min(1.0, max(0.0, further))
     ceiling = (1.0 - p_min) ** k
     if f <= 0.0:
         return ceiling
+    w = always(fails, runs, deterministic)
+    chance = w * (1.0 - f) ** k + (1.0 - w) * _beta_missed(fails + 0.5, runs - fails + 0.5, k, f)
+    return min(chance, ceiling)
+
+
+def always(fails: float, runs: float, deterministic: float) -> float:
+    """The posterior probability that a cause seen failing fails/runs fails every time, under a
+    prior putting `deterministic` on that and Jeffreys' Beta(1/2, 1/2) on the other rates."""
+    if deterministic <= 0.0 or fails < runs:
+        return 0.0
+    ratio = math.exp(math.lgamma(fails + 0.5) - math.lgamma(fails + 1.0) - math.lgamma(0.5))  # B(a, 1/2) / B(1/2, 1/2)
+    return deterministic / (deterministic + (1.0 - deterministic) * ratio)
+
+
+def _beta_missed(a: float, b: float, k: int, f: float) -> float:
+    """E[(1 - f p)^k] for p ~ Beta(a, b), exactly (see `missed`)."""
     if f >= 1.0:
         moment = 1.0
         for i in range(k):
             moment *= (b + i) / (a + b + i)
-        return min(moment, ceiling)
+        return moment
     total, log_moment = 0.0, 0.0
     log_term = k * math.log1p(-f)  # ln of C(k, j) (1 - f)^(k - j) f^j at j = 0
     odds = math.log(f) - math.log1p(-f)
@@ -378,22 +400,23 @@ def missed(fails: float, runs: float, k: int, further: float, p_min: float) -> f
         total += math.exp(log_term + log_moment)
         log_term += math.log(k - j) - math.log(j + 1) + odds if j < k else 0.0
         log_moment += math.log((b + j) / (a + b + j))
-    return min(total, ceiling)
+    return total
 
 
 @lru_cache(maxsize=4096)
-def check_runs(fails: float, runs: float, further: float, confidence: float, p_min: float) -> int:
+def check_runs(fails: float, runs: float, further: float, confidence: float, p_min: float,
+               deterministic: float = 0.0) -> int:
     """The fewest passes of the rest after which `missed` is at most 1 - confidence (it falls
     with every pass: doubling, then halving the last step)."""
     top = runs_for(confidence, p_min)
     hi = 1
-    while hi < top and missed(fails, runs, hi, further, p_min) > 1.0 - confidence:
+    while hi < top and missed(fails, runs, hi, further, p_min, deterministic) > 1.0 - confidence:
         hi *= 2
     hi = min(hi, top)
     lo = hi // 2 + 1
     while lo < hi:
         mid = (lo + hi) // 2
-        if missed(fails, runs, mid, further, p_min) <= 1.0 - confidence:
+        if missed(fails, runs, mid, further, p_min, deterministic) <= 1.0 - confidence:
             hi = mid
         else:
             lo = mid + 1
@@ -422,11 +445,12 @@ def _weakest(found: Sequence[_Found], settings: Settings, cap: float) -> tuple[_
 
 def _need(f: _Found, settings: Settings, more: int = 0) -> int:
     """Passes of the rest that rule out a further cause as strong as f (x `further`), had f run
-    `more` more times alone failing at its estimated rate."""
+    `more` more times alone failing at its estimated rate (failing every time, while it has)."""
     if f.runs + more <= 0:
         return runs_for(settings.confidence, _floor(f.rate, settings))
-    return check_runs(f.fails + f.rate * more, f.runs + more, settings.further, settings.confidence,
-                      settings.rates.p_min)
+    fails = f.fails + (more if f.fails >= f.runs else f.rate * more)
+    return check_runs(fails, f.runs + more, settings.further, settings.confidence, settings.rates.p_min,
+                      settings.rates.deterministic)
 
 
 def _miss(f: _Found, settings: Settings, k: int) -> float:
@@ -434,7 +458,7 @@ def _miss(f: _Found, settings: Settings, k: int) -> float:
     `_need` reads f)."""
     if f.runs <= 0:
         return (1.0 - _floor(f.rate, settings)) ** k
-    return missed(f.fails, f.runs, k, settings.further, settings.rates.p_min)
+    return missed(f.fails, f.runs, k, settings.further, settings.rates.p_min, settings.rates.deterministic)
 
 
 def _cap_need(cap: float, settings: Settings) -> int:
