@@ -204,6 +204,7 @@ CASES += [
         (("bisect", SHORT, "--confidence", "nan"), "--confidence"),
         (("bisect", SHORT, "--confidence", "inf"), "--confidence"),
         (("bisect", SHORT, "--confidence", "1"), "--confidence"),
+        (("bisect", SHORT, "--confidence", "0"), "--confidence 0.0 is not in [0.5, 1)"),
         (("bisect", SHORT, "--further", "2"), "--further"),
         (("bisect", SHORT, "--further", "nan"), "--further"),
         (("bisect", SHORT, "--strategy", "fastest"), "--strategy"),

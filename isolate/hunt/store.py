@@ -217,10 +217,10 @@ def search_problem(search: dict[str, Any], prefix: str) -> str:
         name = f"{prefix}{key}"
         if value is None:
             continue
+        if key == "confidence" and (type(value) not in (int, float) or not 0.5 <= value < 1):
+            return f"{name} {value!r} is not in [0.5, 1)"
         if key in _NUMBERS and (type(value) not in (int, float) or not math.isfinite(value) or value <= 0):
             return f"{name} {value!r} is not a finite number > 0"
-        if key == "confidence" and not 0.5 <= value < 1:
-            return f"{name} {value!r} is not in [0.5, 1)"
         if key in _COUNTS and (type(value) is not int or value < 1):
             return f"{name} {value!r} is not a whole number >= 1"
         if key in _CHOICES and value not in _CHOICES[key]:

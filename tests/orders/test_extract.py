@@ -100,7 +100,7 @@ def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
     minus_two = isolate(suite, "extract", "--run", "-2", "-o", "-", "--force")
     assert "of run 0" in minus_two.stderr
     assert_user_error(isolate(suite, "extract", "--run", "7"), "run 7 does not exist", "stored runs: 0-1")
-    assert_user_error(isolate(suite, "extract", "--run", "-3"), "only 2 runs are stored")
+    assert_user_error(isolate(suite, "extract", "--run", "-3"), "only 2 runs are stored", "give -1 to -2")
     assert_user_error(isolate(suite, "extract", "--run", "latest"), "not a run id")
 
 
