@@ -185,12 +185,14 @@ def reproduce_cap(settings: Settings) -> int:
 
 
 def runs_for(confidence: float, rate: float) -> int:
-    """Pass-only runs to see a failure of probability `rate` with `confidence`."""
+    """Pass-only runs to see a failure of probability `rate` with `confidence`: the fewest n with
+    (1 - rate)^n <= 1 - confidence.  The ratio of logarithms is rounded up past a few ulps of
+    noise, so that a boundary case (rate 0.99 at 0.99: exactly 1 run) is not read as 1.0000000000000002."""
     if rate >= 1:
         return 1
     if rate <= 0:
         raise ValueError("rate must be positive")
-    return max(1, math.ceil(math.log(1 - confidence) / math.log1p(-rate)))
+    return max(1, math.ceil(math.log(1 - confidence) / math.log1p(-rate) * (1 - 1e-12)))
 
 
 def label(problem: Problem, culprits: Sequence[int]) -> str:

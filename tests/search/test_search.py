@@ -28,6 +28,7 @@ from isolate.search.model import (
     Settings,
     Verdict,
     carry_over,
+    runs_for,
     tally,
     without,
 )
@@ -49,6 +50,18 @@ def obs(included: set[int] | frozenset[int], failed: bool, count: int = 1) -> Ob
 
 # ---------------------------------------------------------------------------
 # Hand-computed posterior arithmetic
+
+
+def test_runs_for_is_the_fewest_passes_that_would_show_the_rate() -> None:
+    """(1 - rate)^n <= 1 - confidence at n and not at n - 1, boundaries included: at rate 0.99 one
+    pass is exactly enough for 0.99 (a verdict's Jeffreys rate of 49/49 is 0.99; the ratio of
+    logarithms reads 1.0000000000000002 there, and verify used to ask for 2)."""
+    assert runs_for(0.99, 0.99) == 1 and runs_for(0.999, 0.9) == 3 and runs_for(0.99, 0.9) == 2
+    for confidence in (0.9, 0.95, 0.99, 0.999):
+        for rate in (0.001, 0.01, 1 / 30, 0.1, 0.2, 0.5, 0.75, 0.9, 0.99, 0.992):
+            n = runs_for(confidence, rate)
+            assert (1 - rate) ** n <= (1 - confidence) * (1 + 1e-9), (confidence, rate, n)
+            assert n == 1 or (1 - rate) ** (n - 1) > 1 - confidence, (confidence, rate, n)
 
 
 def test_tiny_lattice_is_what_the_hand_computation_assumes() -> None:
