@@ -268,7 +268,7 @@ def carry_over(
             continue
         s = remap.get(o.included)
         if s is None:
-            s = remap[o.included] = frozenset(new_index[i] for i in o.included)
+            s = remap[o.included] = frozenset(map(new_index.__getitem__, o.included))
         out.append(Observation(s, o.failed, o.seconds, o.count, o.stored))
     return tuple(out)
 

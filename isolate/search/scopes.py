@@ -9,6 +9,8 @@ on.  Pure: strings in, strings out.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 def _strip_parameters(test_id: str) -> str:
     """`a.B.test(x.y)` -> `a.B.test`, `f.py::t[1.5]` -> `f.py::t`: parameters may hold dots."""
@@ -18,6 +20,7 @@ def _strip_parameters(test_id: str) -> str:
     return test_id
 
 
+@lru_cache(maxsize=1 << 16)  # asked for every predecessor at every decision: the ids repeat
 def class_of(test_id: str) -> str | None:
     """The class a test belongs to, as a dotted (unittest) or `::` (pytest) name; None for a
     pytest function outside any class, or an id too short to hold a class."""
@@ -29,6 +32,7 @@ def class_of(test_id: str) -> str | None:
     return ".".join(parts[:-1]) if len(parts) >= 3 else None
 
 
+@lru_cache(maxsize=1 << 16)
 def module_of(test_id: str) -> str | None:
     """The module (pytest: the file) a test belongs to; None when the id names none."""
     base = _strip_parameters(test_id)

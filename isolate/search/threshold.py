@@ -78,11 +78,18 @@ def prefix_counts(chain: Sequence[int], t: Tally) -> tuple[list[int], list[int]]
     runs = [0] * (m + 1)
     for s, f, r in zip(t.sets, t.fails, t.runs):
         k = len(s)
-        if k and (max(pos.get(i, m) for i in s) != k - 1):
+        if k and not _is_prefix(s, k, pos, m):
             continue
         fails[k] += f
         runs[k] += r
     return fails, runs
+
+
+def _is_prefix(s: frozenset[int], k: int, pos: dict[int, int], m: int) -> bool:
+    """Whether the k tests of s are the chain's first k: none is placed k or later (a test off the
+    chain counts as placed at m), since k distinct positions below k are 0 .. k - 1.  Stops at
+    the first test placed past the list's length, where most lists that are no prefix show it."""
+    return all(pos.get(i, m) < k for i in s)
 
 
 def infer(chain: Sequence[int], t: Tally, settings: Settings, prior_beyond: float,

@@ -138,6 +138,28 @@ def test_prefix_counts_keep_exact_prefixes_of_the_chain_only() -> None:
     assert runs == [2, 0, 3, 0, 1] and fails == [0, 0, 3, 0, 1]  # {0} alone is not a prefix
 
 
+def test_prefix_counts_agree_with_the_highest_position_rule_on_random_lists() -> None:
+    """prefix_counts stops reading a list at its first test placed past its length; the counts are
+    those of the plain rule (a list of k <= m tests is a prefix when its highest chain position, m
+    for a test off the chain, is k - 1), lists with tests off the chain included."""
+    rng = random.Random(5)
+    for _ in range(300):
+        m = rng.randint(1, 12)
+        chain = rng.sample(range(m + 3), m)  # three indices stay off the chain
+        pos = {i: k for k, i in enumerate(chain)}
+        lists = [obs(set(chain[:rng.randint(0, m)]) if rng.random() < 0.5 else set(rng.sample(range(m + 3), rng.randint(0, m))),
+                     rng.random() < 0.5, rng.randint(1, 3)) for _ in range(rng.randint(1, 8))]
+        t = tally(lists)
+        fails, runs = [0] * (m + 1), [0] * (m + 1)
+        for s_, f, r in zip(t.sets, t.fails, t.runs):
+            k = len(s_)
+            if k and max(pos.get(i, m) for i in s_) != k - 1:
+                continue
+            fails[k] += f
+            runs[k] += r
+        assert prefix_counts(chain, t) == (fails, runs), (chain, t)
+
+
 def test_threshold_posterior_finds_where_deterministic_lists_start_to_fail() -> None:
     pb = make_problem(8, (0.1,) * 8, 0.1, 1.0)
     chain = cost_chain(pb)

@@ -543,7 +543,8 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
     names and confirms it, on the new runs of that prefix's subsets (stored runs, in other
     orders, were the chain's prior: read again here, a stale one would outvote new runs)."""
     keep = sorted(prefix)
-    drop = [i for i in range(len(problem.predecessors)) if i not in set(keep)]
+    kept = set(keep)
+    drop = [i for i in range(len(problem.predecessors)) if i not in kept]
     inner = carry_over(problem, tuple(o for o in obs if not o.stored), drop)
     sub = without(problem, drop)
     t = tally(inner)
