@@ -49,7 +49,6 @@ def one(task: tuple[int, int]) -> tuple[float, float, float]:
     floor = (run_cost(problem, rest) + run_cost(problem, tuple(cause.members))
              + max(0, math.ceil(math.log2(n)) - 2) * (problem.startup + problem.victim_duration))
     manual = trial(suite, settings_for("manual-99", suite), random.Random(f"run|{seed}")).seconds
-    suite = scenario(SCENARIO, n, random.Random(f"{SCENARIO}|{n}|{seed}"))
     isolate = trial(suite, settings_for("isolate", suite), random.Random(f"run|{seed}")).seconds
     return floor, manual, isolate
 

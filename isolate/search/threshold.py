@@ -86,10 +86,11 @@ def prefix_counts(chain: Sequence[int], t: Tally) -> tuple[list[int], list[int]]
 
 
 def _is_prefix(s: frozenset[int], k: int, pos: dict[int, int], m: int) -> bool:
-    """Whether the k tests of s are the chain's first k: none is placed k or later (a test off the
-    chain counts as placed at m), since k distinct positions below k are 0 .. k - 1.  Stops at
-    the first test placed past the list's length, where most lists that are no prefix show it."""
-    return all(pos.get(i, m) < k for i in s)
+    """Whether the k tests of s are the chain's first k: no more than the chain holds, and none
+    placed k or later (a test off the chain counts as placed at m), since k distinct positions
+    below k are 0 .. k - 1.  Stops at the first test placed past the list's length, where most
+    lists that are no prefix show it."""
+    return k <= m and all(pos.get(i, m) < k for i in s)
 
 
 def infer(chain: Sequence[int], t: Tally, settings: Settings, prior_beyond: float,
