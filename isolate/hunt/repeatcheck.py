@@ -6,8 +6,9 @@ hunt's first evidence. From them the check keeps K, or lowers it so that the vic
 most a quarter of the runs, or turns repeats off (1 execution) when the first executions reproduce
 the failure less often than the later ones (the victim pollutes itself). Every run keeps what each
 of its executions did (the journal's `executions`), and isolate.hunt.evidence judges a run on its
-first `used` executions, so lowering K loses no run. The same test runs again on all K-fold runs
-whenever the search reaches a verdict; turned off then, the hunt starts over from its journal with
+first `used` executions, so lowering K loses no run. A test of the same question made for
+repeated looks (isolate.search.repeats.later_e) runs on all K-fold runs whenever the search reaches
+a verdict; turned off then, the hunt starts over from its journal with
 single runs (and the stored history, which repeats leave out). A "fails on its own" verdict is held
 until a run of the victim alone reproduced the failure on its first execution (the victim alone
 runs meanwhile, a wave at a time; after HOLD_MOST such runs without one, repeats stop). The
@@ -34,8 +35,8 @@ from isolate.hunt.runs import run_journaled
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_auto, read_repeat_check, read_steps,
                                  repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
-from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alike, alpha_for,
-                                    automatic, choose, first_alone, flaky, later_p, stance)
+from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alike, automatic, choose,
+                                    first_alone, flaky, later_e, stance)
 
 
 class RepeatsOff(Exception):
@@ -107,22 +108,27 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     runs, alone = k_fold(hunt)
     if len(alone) < CHECK_RUNS:
         return  # the deadline came first: the check goes on next session
-    state, p = stance(runs, alone)
-    _decide(hunt, runner, display, state, p, runs, alone, choose(alone, k) if state == ON else 1, alpha_for(None))
+    state, figure = stance(runs, alone)
+    _decide(hunt, runner, display, state, figure, runs, alone, choose(alone, k) if state == ON else 1)
 
 
 def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: float | None,
          room: int | None) -> bool:
     """With repeats on, at a verdict of `kind`: raises RepeatsOff when the test now rejects them
-    (or a held verdict waited HOLD_MOST runs); True when the verdict is held and a wave of the
-    victim alone ran (ask the search again); False when the verdict stands. `room`: runs left in
-    --max-runs (None: no limit); a held verdict that has no room or time left stands."""
+    (or a held verdict waited HOLD_MOST runs, or has no room or time left to wait: a "fails on its
+    own" that no first execution alone showed must not stand); True when the verdict is held and a
+    wave of the victim alone ran (ask the search again); False when the verdict stands. `room`:
+    runs left in --max-runs (None: no limit)."""
     runs, alone = k_fold(hunt)
-    state, p = stance(runs, alone, kind)
-    if state == OFF or (state == HOLD and len(alone) >= HOLD_MOST):
-        _decide(hunt, runner, display, OFF, p, runs, alone, 1, alpha_for(kind))
+    state, figure = stance(runs, alone, kind)
+    spent = (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic())
+    if state == OFF or (state == HOLD and (len(alone) >= HOLD_MOST or spent)):
+        why = None if state == OFF else f"no run of the victim alone failed on its first execution in {len(alone)} runs"
+        if state == HOLD and len(alone) < HOLD_MOST:
+            why = f"{why}, and the budget leaves no room to wait for one"
+        _decide(hunt, runner, display, OFF, figure, runs, alone, 1, why)
         raise RepeatsOff
-    if state != HOLD or (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic()):
+    if state != HOLD:
         return False
     display.info(f"repeats: the victim fails on its own in K-fold runs, yet no run of it alone has failed on its"
                  f" first execution ({len(alone)} runs): running it alone until one does")
@@ -137,7 +143,7 @@ def watch(hunt: Hunt, runner: Any, display: Any) -> None:
     runs, alone = k_fold(hunt)
     if alike(runs, repeat_of(hunt)):
         failing = sum("r" in e for e in runs)
-        _decide(hunt, runner, display, OFF, later_p(runs), runs, alone, 1, alpha_for("watch"),
+        _decide(hunt, runner, display, OFF, f"likelihood ratio {later_e(runs):.3g}", runs, alone, 1,
                 f"every one of the {failing} runs that reproduced the failure did so on all its executions: the"
                 " cause is drawn once a run, and repeats add no evidence")
         raise RepeatsOff
@@ -152,28 +158,27 @@ def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | 
                   deadline)
 
 
-def _decide(hunt: Hunt, runner: Any, display: Any, state: str, p: float, runs: Sequence[str],
-            alone: Sequence[str], used: int, alpha: float, why: str | None = None) -> None:
+def _decide(hunt: Hunt, runner: Any, display: Any, state: str, figure: str, runs: Sequence[str],
+            alone: Sequence[str], used: int, why: str | None = None) -> None:
     """Store the decision (a resumed hunt reads it), say it once, and set the runners' repeats.
-    `why`: the reason repeats stop, when it is not the exact test's."""
+    `figure`: the test's (isolate.search.repeats.rejects); `why`: the reason repeats stop, when
+    it is not the test's."""
     k = repeat_asked(hunt)
     first = first_alone(alone)
     counted = (f"{len(runs)} runs of up to {k} executions, {sum(e[0] == 'r' for e in runs)} reproduced on the"
                f" first, {sum(e[1:].count('r') for e in runs)} on a later one; alone: {first}/{len(alone)} on the first")
     if state == OFF and why is None:
-        why = (f"later executions fail more often than the first (exact test p={p:.2g} < {alpha:g}): the victim"
-               " changes its own odds" if p < alpha
-               else f"no run of the victim alone failed on its first execution in {len(alone)} runs")
+        why = f"later executions fail more often than the first ({figure}): the victim changes its own odds"
     if state == OFF:
         summary = f"off: {why}; every run counts by its first execution ({counted})"
     elif used < k:
         summary = (f"{used} execution{'s' if used > 1 else ''} per run, not {k}: the victim alone would fail"
                    f" more than {Q_MAX:g} of"
                    f" {k}-fold runs, leaving a polluter no room to double the rate (checked: {counted};"
-                   f" exact test p={p:.2g})")
+                   f" {figure})")
     else:
-        summary = f"{k} executions per run (checked: {counted}; exact test p={p:.2g})"
-    data = {"repeat": k, "used": used, "state": state, "summary": summary, "p": p, "alpha": alpha,
+        summary = f"{k} executions per run (checked: {counted}; {figure})"
+    data = {"repeat": k, "used": used, "state": state, "summary": summary, "test": figure,
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
     write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")
     display.info(f"repeats: {summary}")

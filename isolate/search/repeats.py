@@ -25,6 +25,15 @@ that fails once and then resets what polluted it, only wastes the repeats). Runs
 all agree say nothing and drop out, so it is exact and holds whatever ran before the victim and
 however a run's executions depend on each other.
 
+That p is valid for one look. The hunt looks again at every verdict (and, while a "fails on its
+own" verdict is held, after every run of the victim alone: hundreds of looks), and p-values
+looked at that often reject by chance far more often than their level. So the looks at a verdict
+use `later_e` instead: the likelihood ratio of the first executions' outcomes under "they
+reproduce with odds theta times the exchangeable odds" (theta mixed uniformly over (0, 1), the
+alternatives that mislead) against theta = 1. Under exchangeability its expectation is 1 after any
+number of runs, whatever decided which lists ran, so by Ville's inequality it ever reaches
+1 / ALPHA_AGAIN with probability at most ALPHA_AGAIN, over all the looks of a hunt together.
+
 Repeats also stop when a run's executions fail together (`alike`): once ALIKE_RUNS K-fold runs
 reproduced the failure and every one of them on all its executions, the cause is drawn once a run
 (a process-wide draw, such as the hash seed, or a deterministic cause) and the extra executions
@@ -51,6 +60,8 @@ would eat the budget).
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 CHECK_RUNS = 10  # K-fold runs of the victim alone before the search starts
@@ -58,7 +69,8 @@ Q_MAX = 0.25  # the most a K-fold run of the victim alone may fail, by `choose`'
 HOLD_MOST = 1000  # runs of the victim alone a held "fails on its own" verdict may wait for (the test
 # rejects long before when the first executions never fail and the later ones do)
 ALPHA = 0.05  # repeats stop when the first executions reproduce less often than this allows...
-ALPHA_AGAIN = 0.01  # ...and, tested again at each verdict (more looks, more false alarms), than this
+ALPHA_AGAIN = 0.01  # ...and, looked at again at each verdict, when later_e reaches 1 / ALPHA_AGAIN
+THETAS = tuple((j + 0.5) / 40 for j in range(40))  # later_e's alternatives, weighted alike
 
 AUTO_AFTER = 2  # single runs before repeats may start by themselves...
 AUTO_LATEST = 60  # ...and the most they may leave out
@@ -92,6 +104,29 @@ def later_p(runs: Iterable[str]) -> float:
     return min(1.0, sum(law[: observed + 1]))
 
 
+def later_e(runs: Iterable[str]) -> float:
+    """Evidence, as a likelihood ratio, that the first executions reproduce the failure less often
+    than the later ones (see the module docstring): 1.0 when no run tells; at most ALPHA_AGAIN of
+    hunts ever see it reach 1 / ALPHA_AGAIN while the executions are exchangeable."""
+    tally: Counter[tuple[int, int, int]] = Counter()
+    for executions in runs:
+        k, t, first = counts(executions)
+        if k >= 2 and 0 < t < k:
+            tally[(t, k, first)] += 1
+    logs = []
+    for theta in THETAS:
+        total = 0.0
+        for (t, k, first), n in tally.items():
+            h = t / k  # exchangeable: the first is one of the t reproductions with probability t / k
+            odds = theta * h / (theta * h + 1 - h)
+            total += n * math.log(odds / h if first else (1 - odds) / (1 - h))
+        logs.append(total)
+    top = max(logs)
+    if top > 700:
+        return math.inf
+    return math.exp(top) * sum(math.exp(x - top) for x in logs) / len(logs)
+
+
 def choose(alone: Sequence[str], asked: int) -> int:
     """The most executions per run, up to `asked`, at which the victim alone would fail at most
     Q_MAX of the runs, with its rate per execution estimated from the runs of it alone (`alone`:
@@ -114,23 +149,29 @@ def first_alone(alone: Sequence[str]) -> int:
     return sum(counts(e)[2] for e in alone)
 
 
-def alpha_for(verdict: str | None) -> float:
-    """The test's level: ALPHA before the search, ALPHA_AGAIN at a verdict."""
-    return ALPHA if verdict is None else ALPHA_AGAIN
+def rejects(runs: Sequence[str], verdict: str | None) -> tuple[bool, str]:
+    """Whether the first executions reproduced less often than the later ones: before the search
+    (`verdict` None, one look) by later_p at ALPHA, at a verdict by later_e at 1 / ALPHA_AGAIN; and
+    the figure, as the log says it."""
+    if verdict is None:
+        p = later_p(runs)
+        return p < ALPHA, f"exact test p={p:.2g}" + (f" < {ALPHA:g}" if p < ALPHA else "")
+    e = later_e(runs)
+    return e >= 1 / ALPHA_AGAIN, f"likelihood ratio {e:.3g}" + (f" >= {1 / ALPHA_AGAIN:g}" if e >= 1 / ALPHA_AGAIN else "")
 
 
-def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None) -> tuple[str, float]:
-    """What the hunt does with repeats now, and the test's p: OFF when the first executions
-    reproduced less often than the later ones at `alpha_for(verdict)` (`runs`: every K-fold run's
-    executions; no verdict: the check before the search);
+def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None) -> tuple[str, str]:
+    """What the hunt does with repeats now, and the test's figure (`rejects`): OFF when the first
+    executions reproduced less often than the later ones (`runs`: every K-fold run's executions;
+    no verdict: the check before the search);
     HOLD when `verdict` is "fails-alone" or "brittle" (the victim fails on its own, by the K-fold
     runs) while no run of the victim alone (`alone`) reproduced it on its first execution; else ON."""
-    p = later_p(runs)
-    if p < alpha_for(verdict):
-        return OFF, p
+    rejected, figure = rejects(runs, verdict)
+    if rejected:
+        return OFF, figure
     if verdict in ("fails-alone", "brittle") and alone and not first_alone(alone):
-        return HOLD, p
-    return ON, p
+        return HOLD, figure
+    return ON, figure
 
 
 def flaky(runs: Iterable[tuple[frozenset[int], bool]]) -> bool:

@@ -112,10 +112,14 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
 def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path) -> None:
     suite = self_polluter(tmp_path)
     first = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--max-runs", "5", "--json")
-    # the budget ran out within the check; its 5 runs were enough to turn repeats off, and on their
-    # first executions the victim never failed
+    # the budget ran out within the check; "fails on its own" by K-fold runs whose first
+    # executions alone never failed cannot stand, so repeats are off, and on their first
+    # executions the victim never failed
     assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
-    assert len(journal(suite)) == 5 and json.loads((hunt_dir(suite) / "repeat-check.json").read_text())["used"] == 1
+    check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
+    assert len(journal(suite)) == 5 and check["used"] == 1, check
+    assert "no run of the victim alone failed on its first execution in 5 runs, and the budget leaves no room" in \
+        check["summary"], check
     assert_user_error(isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "3"), "--repeat-victim 3",
                       "made with its 4 executions per run")
     assert_user_error(isolate(suite, "bisect", SP_VICTIM, "--strategy", "manual"), "--strategy manual")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import random
 
-from isolate.search.repeats import (ALPHA, AUTO_AFTER, AUTO_LATEST, AUTO_ROOM, HISTORY_MOST, HOLD, OFF, ON, Q_MAX,
-                                    alike, automatic, choose, flaky, later_p, per_execution, stance)
+from isolate.search.repeats import (ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_LATEST, AUTO_ROOM, HISTORY_MOST, HOLD, OFF,
+                                    ON, Q_MAX, alike, automatic, choose, flaky, later_e, later_p, per_execution, stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -37,6 +37,46 @@ def test_independent_executions_are_rejected_at_about_alpha() -> None:
         runs = ["".join("r" if rng.random() < 0.2 else "p" for _ in range(5)) for _ in range(20)]
         rejected += later_p(runs) < ALPHA
     assert rejected / trials <= ALPHA + 0.01, rejected
+
+
+def test_the_likelihood_ratio_mixes_the_alternatives() -> None:
+    assert later_e(["pppp", "rrrr", "p"]) == 1.0 and later_e([]) == 1.0
+    # one run, t = 1 of 2, the first passed: theta / (1 + theta) is the first's chance under theta,
+    # so the ratio is 2 / (1 + theta), averaged over (0, 1): 2 ln 2
+    assert math.isclose(later_e(["pr"]), 2 * math.log(2), rel_tol=1e-3)
+    # the first reproduced where the later ones mostly did not: evidence for exchangeability
+    assert later_e(["rppp"] * 5) < 1
+    # the order of the runs does not matter, nor does a run's pattern beyond (K, t, first)
+    assert math.isclose(later_e(["prr", "rpp", "prrr"]), later_e(["prrr", "rpp", "prr"]))
+    assert math.isclose(later_e(["rprr", "pprr"]), later_e(["rrrp", "prpr"]))
+    assert later_e(["p" + "r" * 9] * 400) == math.inf  # past what a float holds: no overflow error
+
+
+def test_a_self_polluting_victim_is_rejected_at_a_verdict() -> None:
+    assert stance(["prrr"] * 10, ["prrr"] * 10, "fails-alone")[0] == OFF
+    assert stance(["prrr"] * 2, ["prrr"] * 2, "polluter")[0] == ON  # two runs are not enough
+    state, figure = stance(["prrr"] * 10, ["prrr"] * 10, "polluter")
+    assert state == OFF and figure.startswith("likelihood ratio ") and figure.endswith(f">= {1 / ALPHA_AGAIN:g}")
+
+
+def test_looks_at_every_verdict_do_not_add_up_false_alarms() -> None:
+    """Hunts of a victim whose executions are exchangeable (1 in 8 each), looked at after every
+    run: later_e ever reaches 1 / ALPHA_AGAIN in at most ALPHA_AGAIN of them (Ville), where
+    later_p at ALPHA_AGAIN, looked at as often, rejects more often than its level."""
+    rng = random.Random(11)
+    hunts, looks = 300, 150
+    by_e = by_p = 0
+    for _ in range(hunts):
+        runs: list[str] = []
+        e_fired = p_fired = False
+        for _ in range(looks):
+            runs.append("".join("r" if rng.random() < 0.125 else "p" for _ in range(4)))
+            e_fired = e_fired or later_e(runs) >= 1 / ALPHA_AGAIN
+            p_fired = p_fired or later_p(runs) < ALPHA_AGAIN
+        by_e += e_fired
+        by_p += p_fired
+    assert by_e / hunts <= ALPHA_AGAIN, by_e
+    assert by_p / hunts > ALPHA_AGAIN and by_p > by_e, (by_p, by_e)
 
 
 def test_choose_keeps_a_run_of_the_victim_alone_mostly_passing() -> None:
