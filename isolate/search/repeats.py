@@ -48,9 +48,10 @@ run the victim alone until one does or the test rejects.
 Without --repeat-victim, repeats start by themselves (`automatic`) where they pay: a rare or a
 flaky failure (where a run's start-up and predecessors cost most per observation, and where K
 executions turn a cause of rate p into one of rate 1 - (1 - p)^K per run), once the hunt's first
-AUTO_AFTER or more runs either all passed, or some list passed that holds every test of a list
-that reproduced the failure (`flaky`: a deterministic cause makes every list holding it fail,
-and repeats would only cost it the check). They start with AUTO_K executions per run and the
+AUTO_AFTER or more runs either all passed, or no deterministic cause (a test, or a pair that
+must both run) explains them: some list that reproduced the failure holds no test that never
+passed and no two tests that never passed together (`flaky`: a deterministic cause makes every
+list holding it fail, and repeats would only cost it the check). They start with AUTO_K executions per run and the
 same check. The single runs made before are left out of the evidence while K > 1, like the
 stored history, and count again if the check turns repeats off; so repeats do not start once
 more than AUTO_LATEST runs would be left out, nor when the stored history already holds
@@ -175,14 +176,29 @@ def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None
 
 
 def flaky(runs: Iterable[tuple[frozenset[int], bool]]) -> bool:
-    """Whether a list passed that holds every test of a list that reproduced the failure (`runs`:
-    each run's predecessors and whether it reproduced): a cause that makes every run holding it
-    fail cannot do that, so the cause is flaky (or a test between it and the victim undoes it)."""
+    """Whether no deterministic cause explains the runs (`runs`: each run's predecessors and
+    whether it reproduced): some list that reproduced the failure holds neither a test that never
+    passed nor two tests that never passed together, so neither a test nor a pair that makes every
+    run holding it fail is in it; the cause is flaky (or a test between it and the victim undoes
+    it). A list passed that holds every test of a failing one is the plainest case."""
     failing: set[frozenset[int]] = set()
     passing: set[frozenset[int]] = set()
     for included, reproduced in runs:
         (failing if reproduced else passing).add(included)
-    return any(f <= p for f in failing for p in passing)
+    if any(f <= p for f in failing for p in passing):
+        return True
+    held: dict[int, int] = {}  # a test -> the passing lists that held it, as bits
+    for bit, included in enumerate(passing):
+        for test in included:
+            held[test] = held.get(test, 0) | 1 << bit
+    for f in failing:
+        masks = {held.get(test, 0) for test in f}
+        if 0 in masks:
+            continue  # a test that never passed: a cause alone
+        ordered = sorted(masks)
+        if all(a & b for i, a in enumerate(ordered) for b in ordered[i + 1:]):
+            return True  # every two of its tests passed together: no pair either
+    return False
 
 
 def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int | None) -> bool:

@@ -122,6 +122,13 @@ def test_a_list_that_passes_while_holding_a_failing_one_shows_a_flaky_cause() ->
     assert not flaky([(abc, True), (ab, True), (a, False), (c, False)])
     assert not flaky([(abc, True), (ab, False), (a, False)])
     assert not flaky([(a, False), (ab, False)]) and not flaky([])
+    # every test of a failing list passed, in different lists: only a pair that never passed
+    # together can be a deterministic cause ((1, 3) here, (2, 3) too)...
+    bc = frozenset({2, 3})
+    assert not flaky([(abc, True), (ab, False), (c, False)])
+    # ...and once every two of its tests passed together, none is left
+    assert flaky([(abc, True), (ab, False), (bc, False), (frozenset({1, 3}), False)])
+    assert not flaky([(abc, True), (ab, False), (bc, False)])  # the pair (1, 3) is left
 
 
 def test_executions_that_fail_together_stop_repeats() -> None:
