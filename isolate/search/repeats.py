@@ -193,8 +193,8 @@ def flaky(runs: Iterable[tuple[frozenset[int], bool]]) -> bool:
             held[test] = held.get(test, 0) | 1 << bit
     for f in failing:
         masks = {held.get(test, 0) for test in f}
-        if 0 in masks:
-            continue  # a test that never passed: a cause alone
+        if not f or 0 in masks:
+            continue  # the victim alone (flaky above only if some list passed), or a test that never passed
         ordered = sorted(masks)
         if all(a & b for i, a in enumerate(ordered) for b in ordered[i + 1:]):
             return True  # every two of its tests passed together: no pair either

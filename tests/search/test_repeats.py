@@ -129,6 +129,10 @@ def test_a_list_that_passes_while_holding_a_failing_one_shows_a_flaky_cause() ->
     # ...and once every two of its tests passed together, none is left
     assert flaky([(abc, True), (ab, False), (bc, False), (frozenset({1, 3}), False)])
     assert not flaky([(abc, True), (ab, False), (bc, False)])  # the pair (1, 3) is left
+    # the victim failing alone, every time: it fails on its own, nothing flaky about it
+    alone = frozenset[int]()
+    assert not flaky([(alone, True), (ab, True)]) and flaky([(alone, True), (c, False)])
+    assert flaky([(a, True), (ab, False)]) and not flaky([(a, True), (c, False)])
 
 
 def test_executions_that_fail_together_stop_repeats() -> None:
