@@ -36,7 +36,7 @@ from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_aut
                                  repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alike, automatic, choose,
-                                    first_alone, flaky, later_e, stance)
+                                    first_alone, flaky, rejects, stance)
 
 
 class RepeatsOff(Exception):
@@ -123,9 +123,10 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
     state, figure = stance(runs, alone, kind)
     spent = (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic())
     if state == OFF or (state == HOLD and (len(alone) >= HOLD_MOST or spent)):
-        why = None if state == OFF else f"no run of the victim alone failed on its first execution in {len(alone)} runs"
-        if state == HOLD and len(alone) < HOLD_MOST:
-            why = f"{why}, and the budget leaves no room to wait for one"
+        why = None  # the test's
+        if state == HOLD:
+            why = (f"no run of the victim alone failed on its first execution in {len(alone)} runs"
+                   + ("" if len(alone) >= HOLD_MOST else ", and the budget leaves no room to wait for one"))
         _decide(hunt, runner, display, OFF, figure, runs, alone, 1, why)
         raise RepeatsOff
     if state != HOLD:
@@ -143,7 +144,7 @@ def watch(hunt: Hunt, runner: Any, display: Any) -> None:
     runs, alone = k_fold(hunt)
     if alike(runs, repeat_of(hunt)):
         failing = sum("r" in e for e in runs)
-        _decide(hunt, runner, display, OFF, f"likelihood ratio {later_e(runs):.3g}", runs, alone, 1,
+        _decide(hunt, runner, display, OFF, rejects(runs, "watch")[1], runs, alone, 1,
                 f"every one of the {failing} runs that reproduced the failure did so on all its executions: the"
                 " cause is drawn once a run, and repeats add no evidence")
         raise RepeatsOff
