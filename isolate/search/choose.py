@@ -162,7 +162,22 @@ def choose(
                     add(a1 + x * (s1 + x1) + xw * w1, a2 + x * (s2 + x2) + xw * w2,
                         cost + cheap[c][kk - 1], mass + x * (sm + xm) + xw * wm,
                         o, len(order), c, kk)
+            opener = -1
             if best_key <= 1e-12 * max(1.0, mass):
+                # No cell adds suspicion by itself, yet the mass may lie on pairs of two cells
+                # outside.  The one in most of it (per second, or the smaller) goes in whole
+                # first; its partners then add, and they are the ones split.
+                def pairing(c2: int) -> float:
+                    return sum(m for d, m, _, _ in cl.nb[c2] if not inside[d])
+
+                opener = max((c2 for c2 in range(k) if not inside[c2]),
+                             key=lambda c2: (pairing(c2) / (cell_dur[c2] + 1e-3) if per_second else pairing(c2),
+                                             -len(cells.members[c2])))
+                if pairing(opener) <= 1e-12 * max(1.0, mass):
+                    opener = -1
+            if opener >= 0:
+                take(opener)
+            elif best_key <= 1e-12 * max(1.0, mass):
                 # nothing left worth ordering: the rest goes in at once (-> full list)
                 for c2 in range(k):
                     if not inside[c2]:

@@ -282,6 +282,24 @@ def test_a_leading_suspect_is_tested_alone() -> None:
     assert isinstance(exploring, Query) and exploring.included != (3,)
 
 
+def test_suspicion_on_pairs_of_two_cells_is_split_not_run_whole() -> None:
+    """(The single-cause strategy.)  Test 0 alone passed, tests 1-3 together passed, all four fail:
+    the suspicion lies on the pairs of 0 with one of 1-3, in no cell by itself.  The next list holds
+    0 and part of 1-3, not all four again (it used to run the whole list, 0 bits, for ever: a K-fold
+    pair hunt on 16 workers looped so until its budget)."""
+    pb = problem(4)
+    for runs in (50, 200):  # the singles' mass below 1e-40 and below 1e-160
+        history = [obs(range(4), True, runs), obs(set(), False, 2 * runs), obs({0}, False, 2 * runs),
+                   obs({1, 2, 3}, False, 4 * runs)]
+        t = tally(history)
+        cells = partition(4, t.sets)
+        post = infer(4, t, cells, RatePrior(), 0.4, 0.1)
+        assert sum(post.single) + post.none < 1e-40  # all on the pairs
+        for settings in (Settings(strategy="single", verify_from=1.1), SINGLE):
+            q = decide(pb, history, settings)
+            assert isinstance(q, Query) and 0 in q.included and 1 <= len(set(q.included) & {1, 2, 3}) <= 2, q.reason
+
+
 def test_stopping_rule_returns_a_verdict_only_at_the_target() -> None:
     pb = problem(4)
     history = [obs(range(4), True), obs(set(), False, 5)]
