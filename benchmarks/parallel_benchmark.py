@@ -14,6 +14,11 @@ more test time the parallel hunt spends).
     python benchmarks/parallel_benchmark.py --trials 20 --jobs 2
     python benchmarks/parallel_benchmark.py --ws 1,8 --scenarios "single p=1" --ns 300
     python benchmarks/parallel_benchmark.py --copies     # also W copies of one worker's query
+    python benchmarks/parallel_benchmark.py --auto       # the default hunt: repeats start by themselves
+
+Without `--auto` every run executes the victim once (`--repeat-victim 1`); with it the hunts run as
+isolate runs them by default (simulate.repeat_trial with auto=True on W workers: single runs until
+isolate.search.repeats.automatic starts repeats, then K-fold runs after the check).
 
 Standard library only (plus the isolate package).
 """
@@ -30,7 +35,8 @@ from dataclasses import dataclass, replace
 
 from isolate.search.decide import decide
 from isolate.search.model import Observation, Settings, Verdict, round_batch, run_cost
-from isolate.search.simulate import Suite, Trial, judge, scenario, simulate_batch, trial
+from isolate.search.repeats import AUTO_K
+from isolate.search.simulate import Suite, Trial, judge, repeat_trial, scenario, simulate_batch, trial
 
 CONFIDENCE = 0.99
 WS = (1, 2, 4, 8, 16, 32)
@@ -48,6 +54,7 @@ class Task:
     w: int
     seed: int
     copies: bool = False
+    auto: bool = False
 
 
 def copies(suite: Suite, settings: Settings, rng: random.Random, w: int) -> Trial:
@@ -83,6 +90,8 @@ def run_task(task: Task) -> tuple[Task, Trial, float]:
     everything = tuple(range(len(suite.problem.predecessors)))
     rest = tuple(i for i in everything if i not in suite.truth.answer)
     floor = run_cost(suite.problem, everything) + (run_cost(suite.problem, rest) if suite.truth.answer else 0.0)
+    if task.auto:
+        return task, repeat_trial(suite, settings, run_rng, AUTO_K, auto=True, batch=task.w).trial, floor
     return task, trial(suite, settings, run_rng, batch=task.w), floor
 
 
@@ -143,14 +152,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenarios", default="", help="comma-separated subset of scenario names")
     ap.add_argument("--ns", default="", help="comma-separated subset of N")
     ap.add_argument("--copies", action="store_true", help="also the ablation: W copies of one worker's query")
+    ap.add_argument("--auto", action="store_true",
+                    help="hunt as isolate does by default (repeats start by themselves), not with single runs")
     args = ap.parse_args(argv)
+    if args.copies and args.auto:
+        ap.error("--copies is the single-run ablation: run it without --auto")
     ws = [int(x) for x in args.ws.split(",")]
     cells = list(CELLS)
     if args.scenarios:
         cells = [c for c in cells if c[0] in set(args.scenarios.split(","))]
     if args.ns:
         cells = [c for c in cells if c[1] in {int(x) for x in args.ns.split(",")}]
-    tasks = [Task(name, n, w, args.seed + i) for name, n in cells for w in ws for i in range(args.trials)]
+    tasks = [Task(name, n, w, args.seed + i, auto=args.auto) for name, n in cells for w in ws for i in range(args.trials)]
     if args.copies:
         tasks += [Task(name, n, w, args.seed + i, True) for name, n in cells for w in ws if w > ws[0]
                   for i in range(args.trials)]
@@ -166,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(walls(results, ws))
     print(f"\n{len(tasks)} trials, {time.time() - start:.0f} s wall, {args.jobs} jobs, confidence {CONFIDENCE},"
-          f" seed {args.seed}; speed-up = mean wall at W={ws[0]} / mean wall at W (same seeds);"
+          f" seed {args.seed}, {'repeats by themselves (the default)' if args.auto else 'single runs'}; speed-up = mean wall at W={ws[0]} / mean wall at W (same seeds);"
           " bound = mean wall at the baseline / the floor no W can beat (one run of the whole list, then one"
           " without the causes); runs× = mean runs at W / at the baseline")
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from isolate.search.batch import makespan
 from isolate.search.decide import decide
@@ -352,15 +352,19 @@ class RepeatTrial:
 
 
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
-                 check: bool = True, auto: bool = False) -> RepeatTrial:
+                 check: bool = True, auto: bool = False, batch: int = 1) -> RepeatTrial:
     """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
     of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
     until a first execution alone failed. `check=False` is the ablation: K-fold runs taken as
     they come, no check at all. `auto`: no --repeat-victim, single runs until
     isolate.search.repeats.automatic starts repeats (`asked` is then AUTO_K); the single runs are
-    left out while K > 1, as isolate.hunt.evidence does. One worker: a query's lists run one after
-    another."""
+    left out while K > 1, as isolate.hunt.evidence does. `batch` workers at once, as the hunt's
+    loop runs them (the Trial's `wall`): decide() plans for them; one list runs in waves of `batch`
+    (until_failure: the wave of the first failure is the last, and only the runs up to that failure
+    are reported, as the Runner does); a query of several lists as simulate_batch schedules them;
+    the check's CHECK_RUNS runs of the victim alone in waves, and a held verdict's wave of the
+    victim alone is `batch` runs."""
     from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, alike, automatic, choose, flaky, stance
 
     problem, truth = suite.problem, suite.truth
@@ -371,12 +375,22 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         return run_cost(problem, included) + (k - 1) * problem.victim_duration
 
     def run(included: frozenset[int], k: int, times: int, until_failure: bool) -> None:
+        """One list `times` times, in waves of `batch`."""
         nonlocal wall
+        done = 0
         for _ in range(times):
             runs.append((included, executions(truth, included, k, rng)))
-            wall += cost(included, k)
+            done += 1
             if until_failure and "r" in runs[-1][1]:
                 break
+        wall += math.ceil(done / batch) * cost(included, k)
+
+    def run_all(lists: Sequence[tuple[Sequence[int], int]], k: int) -> None:
+        """Several lists at once, every run of each (simulate_batch's schedule)."""
+        nonlocal wall
+        for included, times in lists:
+            runs.extend((frozenset(included), executions(truth, frozenset(included), k, rng)) for _ in range(times))
+        wall += makespan([cost(frozenset(s), k) for s, _ in lists], [r for _, r in lists], batch)
 
     alone = frozenset[int]()
     used = 1 if auto else asked
@@ -407,7 +421,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             used, off = 1, True  # the executions fail together: repeats add nothing
             continue
         most = settings.max_runs
-        step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)))
+        step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)),
+                      batch=batch)
         if auto and not single and isinstance(step, Query) and automatic(
                 len(runs), sum("r" in e for _, e in runs), flaky((inc, "r" in e) for inc, e in runs), 0,
                 None if most is None else most - len(runs)):
@@ -424,11 +439,13 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 used, off = 1, True
                 continue
             if state == HOLD:
-                run(alone, used, 1, False)
+                run(alone, used, batch, False)
                 continue
             break
-        for included, times in step.lists():
-            run(frozenset(included), used, times, step.until_failure and not step.alongside)
+        if step.alongside:
+            run_all(step.lists(), used)
+        else:
+            run(frozenset(step.included), used, step.runs, step.until_failure)
     culprits = frozenset(step.culprits)
     seconds = sum(cost(inc, len(e)) for inc, e in runs)
     return RepeatTrial(Trial(step.kind, culprits, step.confidence, judge(truth, step.kind, culprits), len(runs),
