@@ -15,10 +15,13 @@ more test time the parallel hunt spends).
     python benchmarks/parallel_benchmark.py --ws 1,8 --scenarios "single p=1" --ns 300
     python benchmarks/parallel_benchmark.py --copies     # also W copies of one worker's query
     python benchmarks/parallel_benchmark.py --auto       # the default hunt: repeats start by themselves
+    python benchmarks/parallel_benchmark.py --auto --ahead   # a design not in isolate yet (below)
 
 Without `--auto` every run executes the victim once (`--repeat-victim 1`); with it the hunts run as
 isolate runs them by default (simulate.repeat_trial with auto=True on W workers: single runs until
-isolate.search.repeats.automatic starts repeats, then K-fold runs after the check).
+isolate.search.repeats.automatic starts repeats, then K-fold runs after the check). `--ahead`
+measures a design the hunts do not run yet (simulate.repeat_trial's `ahead`): K executions from the
+first run, judged on the first until the check, so that no run is left out when repeats start.
 
 Standard library only (plus the isolate package).
 """
@@ -55,6 +58,7 @@ class Task:
     seed: int
     copies: bool = False
     auto: bool = False
+    ahead: bool = False
 
 
 def copies(suite: Suite, settings: Settings, rng: random.Random, w: int) -> Trial:
@@ -91,7 +95,7 @@ def run_task(task: Task) -> tuple[Task, Trial, float]:
     rest = tuple(i for i in everything if i not in suite.truth.answer)
     floor = run_cost(suite.problem, everything) + (run_cost(suite.problem, rest) if suite.truth.answer else 0.0)
     if task.auto:
-        return task, repeat_trial(suite, settings, run_rng, AUTO_K, auto=True, batch=task.w).trial, floor
+        return task, repeat_trial(suite, settings, run_rng, AUTO_K, auto=True, batch=task.w, ahead=task.ahead).trial, floor
     return task, trial(suite, settings, run_rng, batch=task.w), floor
 
 
@@ -154,7 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--copies", action="store_true", help="also the ablation: W copies of one worker's query")
     ap.add_argument("--auto", action="store_true",
                     help="hunt as isolate does by default (repeats start by themselves), not with single runs")
+    ap.add_argument("--ahead", action="store_true",
+                    help="with --auto: K executions from the first run (a design isolate does not run yet)")
     args = ap.parse_args(argv)
+    if args.ahead and not args.auto:
+        ap.error("--ahead is a variant of --auto: give both")
     if args.copies and args.auto:
         ap.error("--copies is the single-run ablation: run it without --auto")
     ws = [int(x) for x in args.ws.split(",")]
@@ -163,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         cells = [c for c in cells if c[0] in set(args.scenarios.split(","))]
     if args.ns:
         cells = [c for c in cells if c[1] in {int(x) for x in args.ns.split(",")}]
-    tasks = [Task(name, n, w, args.seed + i, auto=args.auto) for name, n in cells for w in ws for i in range(args.trials)]
+    tasks = [Task(name, n, w, args.seed + i, auto=args.auto, ahead=args.ahead)
+             for name, n in cells for w in ws for i in range(args.trials)]
     if args.copies:
         tasks += [Task(name, n, w, args.seed + i, True) for name, n in cells for w in ws if w > ws[0]
                   for i in range(args.trials)]
@@ -175,11 +184,13 @@ def main(argv: list[str] | None = None) -> int:
             results = pool.map(run_task, tasks, chunksize=1)
     else:
         results = [run_task(t) for t in tasks]
+    mode = ("repeats by themselves, K executions ahead (not in isolate yet)" if args.ahead
+            else "repeats by themselves (the default)" if args.auto else "single runs")
     print(table(results, ws))
     print()
     print(walls(results, ws))
     print(f"\n{len(tasks)} trials, {time.time() - start:.0f} s wall, {args.jobs} jobs, confidence {CONFIDENCE},"
-          f" seed {args.seed}, {'repeats by themselves (the default)' if args.auto else 'single runs'}; speed-up = mean wall at W={ws[0]} / mean wall at W (same seeds);"
+          f" seed {args.seed}, {mode}; speed-up = mean wall at W={ws[0]} / mean wall at W (same seeds);"
           " bound = mean wall at the baseline / the floor no W can beat (one run of the whole list, then one"
           " without the causes); runs× = mean runs at W / at the baseline")
     return 0

@@ -352,7 +352,7 @@ class RepeatTrial:
 
 
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
-                 check: bool = True, auto: bool = False, batch: int = 1) -> RepeatTrial:
+                 check: bool = True, auto: bool = False, batch: int = 1, ahead: bool = False) -> RepeatTrial:
     """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
     of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
@@ -364,7 +364,13 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     (until_failure: the wave of the first failure is the last, and only the runs up to that failure
     are reported, as the Runner does); a query of several lists as simulate_batch schedules them;
     the check's CHECK_RUNS runs of the victim alone in waves, and a held verdict's wave of the
-    victim alone is `batch` runs."""
+    victim alone is `batch` runs.
+
+    `ahead` (with `auto`; a design measured here, which isolate's hunts do not run yet): every run
+    executes the victim AUTO_K times from the first one, judged on its first execution until
+    automatic() (on first executions) starts the check; then no run is left out, since each already
+    holds its K executions. Before the check, ALIKE_RUNS runs that reproduced on every execution
+    stop the extra executions (a deterministic cause pays them for a few runs only)."""
     from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, alike, automatic, choose, flaky, stance
 
     problem, truth = suite.problem, suite.truth
@@ -396,14 +402,19 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     used = 1 if auto else asked
     off = False
     single = 0  # runs made before repeats started by themselves
+    executing = AUTO_K if auto and ahead else used  # executions per run, judged on the first `used`
+    started = False
 
     def start(k: int) -> None:
-        nonlocal used, off
+        nonlocal used, off, executing, started
         run(alone, k, CHECK_RUNS, False)
-        made = [e for _, e in runs[single:]]
-        state, _ = stance(made, made)
-        used = choose(made, k) if state != OFF else 1
+        made = [e for _, e in runs[single:] if len(e) > 1]
+        by_alone = [e for inc, e in runs[single:] if not inc and len(e) > 1]
+        state, _ = stance(made, by_alone)
+        used = choose(by_alone, k) if state != OFF else 1
         off = state == OFF
+        executing = used
+        started = True
 
     if asked > 1 and check and not auto:
         start(asked)
@@ -419,14 +430,19 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 obs.append(Observation(inc, failed, secs))
         if used > 1 and check and alike([e for _, e in runs if len(e) > 1], used):
             used, off = 1, True  # the executions fail together: repeats add nothing
+            executing = 1
+            continue
+        if executing > used and not started and alike([e for _, e in runs if len(e) > 1], executing):
+            executing, off = 1, True  # ahead: the executions fail together, stop paying for them
             continue
         most = settings.max_runs
         step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)),
                       batch=batch)
-        if auto and not single and isinstance(step, Query) and automatic(
-                len(runs), sum("r" in e for _, e in runs), flaky((inc, "r" in e) for inc, e in runs), 0,
+        if auto and not started and not off and isinstance(step, Query) and automatic(
+                len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
                 None if most is None else most - len(runs)):
-            single = len(runs)
+            if not ahead:
+                single = len(runs)
             start(AUTO_K)
             continue
         if isinstance(step, Verdict):
@@ -436,16 +452,16 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             by_alone = [e for inc, e in runs if not inc and len(e) > 1]
             state, _ = stance(k_fold, by_alone, step.kind)
             if state == OFF or (state == HOLD and len(by_alone) >= HOLD_MOST):
-                used, off = 1, True
+                used, off, executing = 1, True, 1
                 continue
             if state == HOLD:
                 run(alone, used, batch, False)
                 continue
             break
         if step.alongside:
-            run_all(step.lists(), used)
+            run_all(step.lists(), max(used, executing))
         else:
-            run(frozenset(step.included), used, step.runs, step.until_failure)
+            run(frozenset(step.included), max(used, executing), step.runs, step.until_failure)
     culprits = frozenset(step.culprits)
     seconds = sum(cost(inc, len(e)) for inc, e in runs)
     return RepeatTrial(Trial(step.kind, culprits, step.confidence, judge(truth, step.kind, culprits), len(runs),
