@@ -15,13 +15,13 @@ more test time the parallel hunt spends).
     python benchmarks/parallel_benchmark.py --ws 1,8 --scenarios "single p=1" --ns 300
     python benchmarks/parallel_benchmark.py --copies     # also W copies of one worker's query
     python benchmarks/parallel_benchmark.py --auto       # the default hunt: repeats start by themselves
-    python benchmarks/parallel_benchmark.py --auto --ahead   # a design not in isolate yet (below)
+    python benchmarks/parallel_benchmark.py --auto --no-ahead   # the default before runs went ahead
 
 Without `--auto` every run executes the victim once (`--repeat-victim 1`); with it the hunts run as
 isolate runs them by default (simulate.repeat_trial with auto=True on W workers: single runs until
-isolate.search.repeats.automatic starts repeats, then K-fold runs after the check). `--ahead`
-measures a design the hunts do not run yet (simulate.repeat_trial's `ahead`): K executions from the
-first run, judged on the first until the check, so that no run is left out when repeats start.
+isolate.search.repeats.automatic starts repeats, then K-fold runs after the check; with W >= 2
+the K executions run ahead from the first run: isolate.search.repeats.ahead). `--no-ahead` (or
+`--ahead`) forces the one-worker way (or the ahead way) at every W.
 
 Standard library only (plus the isolate package).
 """
@@ -58,7 +58,7 @@ class Task:
     seed: int
     copies: bool = False
     auto: bool = False
-    ahead: bool = False
+    ahead: bool | None = None  # None: as the hunts choose for W
 
 
 def copies(suite: Suite, settings: Settings, rng: random.Random, w: int) -> Trial:
@@ -158,11 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--copies", action="store_true", help="also the ablation: W copies of one worker's query")
     ap.add_argument("--auto", action="store_true",
                     help="hunt as isolate does by default (repeats start by themselves), not with single runs")
-    ap.add_argument("--ahead", action="store_true",
-                    help="with --auto: K executions from the first run (a design isolate does not run yet)")
+    ap.add_argument("--ahead", action=argparse.BooleanOptionalAction, default=None,
+                    help="with --auto: K executions from the first run at every W (--no-ahead: never; default: as"
+                         " isolate chooses, from W = 2)")
     args = ap.parse_args(argv)
-    if args.ahead and not args.auto:
-        ap.error("--ahead is a variant of --auto: give both")
+    if args.ahead is not None and not args.auto:
+        ap.error("--ahead/--no-ahead are variants of --auto: give both")
     if args.copies and args.auto:
         ap.error("--copies is the single-run ablation: run it without --auto")
     ws = [int(x) for x in args.ws.split(",")]
@@ -184,8 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             results = pool.map(run_task, tasks, chunksize=1)
     else:
         results = [run_task(t) for t in tasks]
-    mode = ("repeats by themselves, K executions ahead (not in isolate yet)" if args.ahead
-            else "repeats by themselves (the default)" if args.auto else "single runs")
+    mode = ("single runs" if not args.auto else "repeats by themselves (the default)" if args.ahead is None
+            else "repeats by themselves, K executions ahead at every W" if args.ahead
+            else "repeats by themselves, never ahead (the default before 2026-11-25)")
     print(table(results, ws))
     print()
     print(walls(results, ws))

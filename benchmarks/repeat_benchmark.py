@@ -8,8 +8,9 @@ check, simulate.repeat_trial(auto=True)), isolate with `--repeat-victim K` (the 
 without any check (the ablation: K-fold runs taken as they come, at most 2,000), and the hand recipe at 99%
 (manual-99 of search_benchmark.py, single runs). Printed: exact-set accuracy, mean runs and mean
 test seconds, the ratios of seconds, how often the check turned repeats off, and the median
-executions per run it kept. `--ahead`: the auto column as simulate.repeat_trial's `ahead` design
-(K executions from the first run, judged on the first until the check; nothing left out).
+executions per run it kept. `--ahead`: the auto column with K executions from the first run
+(judged on the first until the check; nothing left out), as isolate runs with two or more runs at
+once; on one worker, this benchmark's, isolate does not.
 
 The simulator's victim fails independently at each execution (its background rate, a cause's
 rate), unless the scenario says otherwise: `per-run` causes are drawn once a run (every
@@ -54,7 +55,7 @@ def run_cell(task: tuple[str, int, int, int, bool]) -> tuple[str, int, dict[str,
         # the ablation's misled hunts can run on and on: its budget ends them (as undecided)
         most = 2_000 if config == "K no check" else 50_000
         r = repeat_trial(suite, Settings(confidence=0.99, max_runs=most), rng, asked, check=config != "K no check",
-                         auto=config == "auto", ahead=ahead and config == "auto")
+                         auto=config == "auto", ahead=True if ahead and config == "auto" else None)
         out[config] = (r.trial.correct, r.trial.runs, r.trial.seconds, r.used, r.off)
     return name, seed, out
 
@@ -82,7 +83,7 @@ def main() -> int:
         by_cell.setdefault(name, []).append(out)
     print(f"N={args.n}, K={args.k}, {args.trials} trials a cell, confidence 0.99;"
           f" {time.monotonic() - start:.0f} s wall, {args.jobs} jobs"
-          + ("; auto = K executions ahead from the first run" if args.ahead else ""))
+          + ("; auto = K executions ahead from the first run (as isolate runs on W >= 2)" if args.ahead else ""))
     print("| scenario | right K=1 / auto / K / K no check / manual-99 | runs K=1 / auto / K"
           " | seconds K=1 / auto / K / manual-99 | auto / K=1 | auto / manual-99 | K / K=1 | K / manual-99"
           " | K=1 / manual-99 | check: off, median K kept (K; auto) |")

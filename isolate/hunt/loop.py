@@ -22,14 +22,14 @@ from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, 
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.lock import Lock
-from isolate.hunt.repeatcheck import (RepeatsOff, auto_start, held, hunt_findings, repeat_text,
+from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, held, hunt_findings, repeat_text,
                                       repeating, start_check, watch)
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, repeat_asked, repeat_of, repeats_from, step_for
+from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
@@ -204,6 +204,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             room = None if most is None else most - ev.entries
             if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room):
                 continue  # the victim alone ran: a first execution may have failed now
+            ahead_ends(hunt, runner, display)
             return problem, observations, ev, said, answer
         if auto_start(hunt, ev, merged, runner, display, jobs, deadline, settings.strategy):
             ev = None  # the single runs made so far are left out while the victim is repeated
@@ -303,5 +304,5 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
         count_crashes=crashed,
         scheduler=scheduler,
         warn=warn,
-        repeat=repeat_of(hunt),
+        repeat=executions_of(hunt),
     )

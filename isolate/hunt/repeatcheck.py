@@ -16,6 +16,10 @@ decision is stored in `repeat-check.json`.
 
 Without --repeat-victim, repeats start by themselves when isolate.search.repeats.automatic says
 they pay (`auto_start`): `repeat-auto.json` records when, and the check above runs from there.
+With two or more runs at once (isolate.search.repeats.ahead) the runs execute the victim K times
+from the hunt's first run, counted by their first execution until the check starts
+(isolate.search.repeats.ahead_next), so that no run is left out then; `repeat-auto.json` says
+"ahead", and "checking" once the check started.
 """
 
 from __future__ import annotations
@@ -32,11 +36,11 @@ from isolate.hunt.journal import read_journal
 from isolate.hunt.evidence import findings
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.runs import run_journaled
-from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, read_repeat_auto, read_repeat_check, read_steps,
-                                 repeat_asked, repeat_of, step_for)
+from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_repeat_auto, read_repeat_check,
+                                 read_steps, repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
-from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, alike, automatic, choose,
-                                    first_alone, flaky, rejects, stance)
+from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, ahead, ahead_next, alike,
+                                    automatic, choose, first_alone, flaky, rejects, stance)
 
 
 class RepeatsOff(Exception):
@@ -49,26 +53,69 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
     not the manual recipe, nor the state-setter or cleaner phases, whose lists pass because of what
     they hold, which is not flakiness): start repeats when isolate.search.repeats.automatic says
     they pay, and run the check; True when they started (the evidence must then be read again: the
-    single runs before are left out while K > 1)."""
-    if (type(merged["repeat"]) is int or strategy not in ("isolate", "single") or ev.phase is not None or ev.prefix
-            or read_repeat_auto(hunt) is not None):
+    single runs before are left out while K > 1). With `jobs` runs at once
+    (isolate.search.repeats.ahead), before a fresh hunt's first run: the runs execute the victim K
+    times from then on, counted by the first; later, isolate.search.repeats.ahead_next starts the
+    check (True: every run is then read again on its K executions) or stops the extra executions."""
+    if type(merged["repeat"]) is int or strategy not in ("isolate", "single") or ev.phase is not None or ev.prefix:
         return False
     new = ev.observations[ev.history[0]:]
     runs = sum(o.count for o in new)
     room = None if merged["max_runs"] is None else int(merged["max_runs"]) - ev.entries
     reproduced = sum(o.count for o in new if o.failed)
+    seen = f"{runs} runs passed" if not reproduced else f"{reproduced} of {runs} runs reproduced the failure"
+    auto = read_repeat_auto(hunt)
+    if auto is None and ev.entries == 0 and ahead(jobs, ev.history[0], room):
+        why = (f"with {jobs} runs at once, each run executes the victim {AUTO_K} times in one process from the first"
+               " one, counted by its first execution until repeats are worth checking (then no run is left out;"
+               " --repeat-victim 1 turns this off)")
+        _write_auto({"repeat": AUTO_K, "from": 0, "ahead": True, "why": why}, hunt)
+        display.info(f"repeats: {why}")
+        set_repeat(runner, AUTO_K)
+        return False  # nothing to read again: the runs count by their first execution
+    if auto is not None:
+        if not ahead_waiting(hunt):
+            return False
+        k_fold_runs, alone = k_fold(hunt)
+        state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), ev.history[0], room,
+                           k_fold_runs, int(auto["repeat"]))
+        if state == OFF:
+            why = (f"every one of the {sum('r' in e for e in k_fold_runs)} runs that reproduced the failure did so on"
+                   " all its executions" if alike(k_fold_runs, int(auto["repeat"])) else
+                   f"{seen}, and repeats can no longer start")
+            _decide(hunt, runner, display, OFF, rejects(k_fold_runs, "watch")[1], k_fold_runs, alone, 1, why)
+            return False  # the runs counted by their first execution, as before
+        if state == HOLD:
+            return False
+        _write_auto({**auto, "checking": True, "why": f"{auto['why']}; {seen}: the check runs from run {ev.entries + 1}"},
+                    hunt)
+        display.info(f"repeats: {seen}: checking whether the runs' {auto['repeat']} executions are evidence")
+        start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
+        return True
     if not automatic(runs, reproduced, flaky((o.included, o.failed) for o in new), ev.history[0], room):
         return False
-    seen = f"{runs} runs passed" if not reproduced else f"{reproduced} of {runs} runs reproduced the failure"
     why = (f"{seen}: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in one process"
            " (more evidence per start-up; --repeat-victim 1 turns this off)")
-    data = {"repeat": AUTO_K, "from": ev.entries, "why": why,
-            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
-    write_atomic(hunt.path / REPEAT_AUTO, json.dumps(data, indent=2) + "\n")
+    _write_auto({"repeat": AUTO_K, "from": ev.entries, "why": why}, hunt)
     display.info(f"repeats: {why}")
     set_repeat(runner, AUTO_K)
     start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
     return True
+
+
+def _write_auto(data: dict[str, Any], hunt: Hunt) -> None:
+    """repeat-auto.json, with the time it was written."""
+    data = {**data, "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    write_atomic(hunt.path / REPEAT_AUTO, json.dumps(data, indent=2) + "\n")
+
+
+def ahead_ends(hunt: Hunt, runner: Any, display: Any) -> None:
+    """At a verdict reached while the executions ran ahead of the check (the runs counted by
+    their first execution): stop the extra executions, for the phases that may follow."""
+    if ahead_waiting(hunt):
+        runs, alone = k_fold(hunt)
+        _decide(hunt, runner, display, OFF, rejects(runs, "watch")[1], runs, alone, 1,
+                "the search reached its verdict on the runs' first executions before repeats were worth checking")
 
 
 def repeating(hunt: Hunt) -> bool:
@@ -95,7 +142,7 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     session left some, or when --max-runs has no room for them: the check then waits), then the
     decision."""
     k = repeat_asked(hunt)
-    if k < 2 or read_repeat_check(hunt) is not None:
+    if k < 2 or read_repeat_check(hunt) is not None or ahead_waiting(hunt):
         return
     _, alone = k_fold(hunt)
     left = CHECK_RUNS - len(alone)
@@ -203,13 +250,15 @@ def set_repeat(runner: Any, k: int) -> None:
 
 
 def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
-    """The verdict JSON's `repeats` (None when --repeat-victim was not given): executions asked
-    and used per run, whether the check turned them off, and its summary."""
+    """The verdict JSON's `repeats` (None when the runs executed the victim once): executions
+    asked and used per run, whether they started by themselves (`auto`) and from the first run
+    (`ahead`), whether the check turned them off, and its summary."""
     k = repeat_asked(hunt)
     if k < 2:
         return None
     decision = read_repeat_check(hunt)
-    return {"asked": k, "auto": read_repeat_auto(hunt) is not None,
+    auto = read_repeat_auto(hunt)
+    return {"asked": k, "auto": auto is not None, "ahead": auto is not None and bool(auto.get("ahead")),
             "used": repeat_of(hunt), "state": None if decision is None else decision["state"],
             "summary": repeat_text(hunt)}
 
@@ -228,7 +277,12 @@ def repeat_text(hunt: Hunt) -> str:
     decision = read_repeat_check(hunt)
     k = repeat_asked(hunt)
     auto = read_repeat_auto(hunt)
-    since = "" if auto is None else f"started by themselves after {_single_runs(auto)}; "
+    if auto is not None and auto.get("ahead"):
+        since = f"{auto['repeat']} executions per run from the first one, counted by the first until the check; "
+    else:
+        since = "" if auto is None else f"started by themselves after {_single_runs(auto)}; "
     if decision is not None:
         return since + str(decision["summary"])
+    if ahead_waiting(hunt):
+        return f"{k} executions per run, counted by the first until repeats are worth checking"
     return f"{k} executions per run ({since or '--repeat-victim; '}the check has not run yet)"

@@ -338,7 +338,9 @@ def read_repeat_check(hunt: Hunt) -> dict[str, Any] | None:
 def read_repeat_auto(hunt: Hunt) -> dict[str, Any] | None:
     """When repeats started by themselves: {"repeat": K, "from": journal entries before them,
     "why": text, ...}; None when they did not, when --repeat-victim was given since (it rules), or
-    when the file cannot be read as such."""
+    when the file cannot be read as such. With "ahead": true, every run executed the victim K
+    times from the first one ("from" 0), counted by its first execution until "checking": true
+    (isolate.hunt.repeatcheck.run_ahead)."""
     if type(hunt.settings.get("search", {}).get("repeat")) is int:
         return None
     try:
@@ -346,9 +348,18 @@ def read_repeat_auto(hunt: Hunt) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     if (not isinstance(data, dict) or type(data.get("repeat")) is not int or data["repeat"] < 2
-            or type(data.get("from")) is not int or data["from"] < 0 or not isinstance(data.get("why"), str)):
+            or type(data.get("from")) is not int or data["from"] < 0 or not isinstance(data.get("why"), str)
+            or type(data.get("ahead", False)) is not bool or type(data.get("checking", False)) is not bool):
         return None
     return data
+
+
+def ahead_waiting(hunt: Hunt) -> bool:
+    """Whether the runs execute the victim K times ahead while they still count by their first
+    execution: repeats ahead, the check not started (nor decided)."""
+    auto = read_repeat_auto(hunt)
+    return (auto is not None and bool(auto.get("ahead")) and not auto.get("checking")
+            and read_repeat_check(hunt) is None)
 
 
 def repeat_asked(hunt: Hunt) -> int:
@@ -371,10 +382,16 @@ def repeat_of(hunt: Hunt) -> int:
     """How many times the hunt's runs execute the victim: what was asked (`repeat_asked`), or
     what the check made of it (isolate.hunt.repeatcheck), else 1."""
     asked = repeat_asked(hunt)
-    if asked < 2:
+    if asked < 2 or ahead_waiting(hunt):
         return 1
     decision = read_repeat_check(hunt)
     return asked if decision is None else int(decision["used"])
+
+
+def executions_of(hunt: Hunt) -> int:
+    """How many times the runs execute the victim (the runner's): what they count by
+    (`repeat_of`), or K while repeats run ahead of the check."""
+    return repeat_asked(hunt) if ahead_waiting(hunt) else repeat_of(hunt)
 
 
 def read_fork_check(hunt: Hunt) -> dict[str, Any] | None:

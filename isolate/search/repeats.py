@@ -57,6 +57,15 @@ stored history, and count again if the check turns repeats off; so repeats do no
 more than AUTO_LATEST runs would be left out, nor when the stored history already holds
 HISTORY_MOST runs, nor when --max-runs leaves less than AUTO_ROOM runs (the check's CHECK_RUNS
 would eat the budget).
+
+With AHEAD_JOBS or more runs at once (`ahead`), nothing is left out: from the hunt's first run
+every run executes the victim AUTO_K times, and counts by its first execution until `automatic`
+(on first executions) starts the check; each run then already holds its K executions. On W
+workers the runs before repeats start are a whole wave, often of the whole list, and leaving them
+out cost more than the extra executions (docs/search.md, "Under the default"). Before the check,
+`alike` stops the extra executions: a deterministic cause pays them for ALIKE_RUNS runs or so.
+On one worker the extra executions of a deterministic hunt's first runs cost more than what is
+left out, so there repeats start as above.
 """
 
 from __future__ import annotations
@@ -78,6 +87,7 @@ AUTO_LATEST = 60  # ...and the most they may leave out
 AUTO_K = 10  # the executions per run they start with (the check may lower it)
 HISTORY_MOST = 20  # stored runs worth more than what repeats would bring
 AUTO_ROOM = 4 * CHECK_RUNS  # runs --max-runs must still allow
+AHEAD_JOBS = 2  # runs at once from which the executions run ahead from the first run
 
 ALIKE_RUNS = 3  # K-fold runs that reproduced the failure, each on every execution, that turn repeats off
 
@@ -208,6 +218,27 @@ def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int |
     (None: no limit). See the module docstring."""
     return (AUTO_AFTER <= runs <= AUTO_LATEST and (not reproduced or flaky) and history < HISTORY_MOST
             and (room is None or room >= AUTO_ROOM))
+
+
+def ahead(jobs: int, history: int, room: int | None) -> bool:
+    """Whether a hunt without --repeat-victim runs `jobs` runs at once executes the victim AUTO_K
+    times from its first run (see the module docstring); `history`, `room` as in `automatic`."""
+    return jobs >= AHEAD_JOBS and history < HISTORY_MOST and (room is None or room >= AUTO_AFTER + AUTO_ROOM)
+
+
+def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None, k_fold: Sequence[str],
+               k: int) -> str:
+    """While the executions run ahead (`ahead`), before the check: ON to start the check now
+    (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`), OFF to
+    stop the extra executions (the `k_fold` runs' executions fail together, or repeats can no
+    longer start), HOLD to go on as before."""
+    if alike(k_fold, k):
+        return OFF
+    if automatic(runs, reproduced, flaky, history, room):
+        return ON
+    if runs > AUTO_LATEST or history >= HISTORY_MOST or (room is not None and room < AUTO_ROOM):
+        return OFF
+    return HOLD
 
 
 def alike(runs: Sequence[str], used: int) -> bool:

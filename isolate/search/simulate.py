@@ -352,7 +352,7 @@ class RepeatTrial:
 
 
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
-                 check: bool = True, auto: bool = False, batch: int = 1, ahead: bool = False) -> RepeatTrial:
+                 check: bool = True, auto: bool = False, batch: int = 1, ahead: bool | None = None) -> RepeatTrial:
     """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
     of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
@@ -366,12 +366,13 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     the check's CHECK_RUNS runs of the victim alone in waves, and a held verdict's wave of the
     victim alone is `batch` runs.
 
-    `ahead` (with `auto`; a design measured here, which isolate's hunts do not run yet): every run
-    executes the victim AUTO_K times from the first one, judged on its first execution until
-    automatic() (on first executions) starts the check; then no run is left out, since each already
-    holds its K executions. Before the check, ALIKE_RUNS runs that reproduced on every execution
-    stop the extra executions (a deterministic cause pays them for a few runs only)."""
-    from isolate.search.repeats import AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, alike, automatic, choose, flaky, stance
+    `ahead` (with `auto`; None: as the hunts choose, isolate.search.repeats.ahead for `batch`
+    runs at once): every run executes the victim AUTO_K times from the first one, judged on its
+    first execution until ahead_next() starts the check (then no run is left out, since each
+    already holds its K executions) or stops the extra executions."""
+    from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, ahead_next, alike, automatic,
+                                        choose, flaky, stance)
+    from isolate.search.repeats import ahead as runs_ahead
 
     problem, truth = suite.problem, suite.truth
     runs: list[tuple[frozenset[int], str]] = []  # every run: its predecessors, its executions
@@ -402,7 +403,10 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     used = 1 if auto else asked
     off = False
     single = 0  # runs made before repeats started by themselves
-    executing = AUTO_K if auto and ahead else used  # executions per run, judged on the first `used`
+    if ahead is None:
+        ahead = runs_ahead(batch, 0, settings.max_runs)
+    ahead = ahead and auto
+    executing = AUTO_K if ahead else used  # executions per run, judged on the first `used`
     started = False
 
     def start(k: int) -> None:
@@ -432,19 +436,24 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             used, off = 1, True  # the executions fail together: repeats add nothing
             executing = 1
             continue
-        if executing > used and not started and alike([e for _, e in runs if len(e) > 1], executing):
-            executing, off = 1, True  # ahead: the executions fail together, stop paying for them
-            continue
         most = settings.max_runs
         step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)),
                       batch=batch)
-        if auto and not started and not off and isinstance(step, Query) and automatic(
-                len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
-                None if most is None else most - len(runs)):
-            if not ahead:
+        if auto and not started and not off and isinstance(step, Query):
+            first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
+                     None if most is None else most - len(runs))
+            if ahead:
+                state = ahead_next(*first, [e for _, e in runs if len(e) > 1], executing)
+                if state == OFF:
+                    executing, off = 1, True  # no extra executions from now on
+                if state == ON:
+                    start(AUTO_K)
+                if state != HOLD:
+                    continue
+            elif automatic(*first):
                 single = len(runs)
-            start(AUTO_K)
-            continue
+                start(AUTO_K)
+                continue
         if isinstance(step, Verdict):
             if used < 2 or not check:
                 break

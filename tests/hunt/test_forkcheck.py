@@ -122,7 +122,7 @@ def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(
     assert all(e.mode == "fork" for e in entries[len(fresh) + len(checks):])  # the rest ran forked
     assert verdict["runs_by_mode"] == {"fresh": len(fresh), "fork": len(entries) - len(fresh)}
     assert verdict["runs"] == len(entries)  # the check's fork runs are evidence once it agreed
-    assert verdict["mode"] in verdict["evidence"][-1]
+    assert f"mode: {verdict['mode']}" in verdict["evidence"]
     status = isolate(suite, "status").stdout
     assert "  mode: fork (checked: " in status
     assert any(line.startswith("mode: fork (checked: ") for line in isolate(suite, "log", victim).stdout.splitlines())

@@ -129,7 +129,8 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     """Two polluters that fail the victim at each execution, at 0.5 and 0.1: the runs soon show a
     flaky cause (a list that failed, and a list holding it that passed), repeats start by
     themselves, and the hunt names both causes, the weak one included, whatever the job count,
-    and says why it started repeats."""
+    and says why it started repeats: after single runs on one worker, from the first run (ahead)
+    on two."""
     suite = record_failure(copy_suite("flaky_polluters", tmp_path), FLAKY_VICTIM)  # fails about 1 run in 2
     proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600", "--jobs", str(jobs))
     assert proc.returncode == 0, proc.stderr
@@ -141,9 +142,17 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     hunt = next((suite / ".isolate").glob("*/"))
     auto = json.loads((hunt / "repeat-auto.json").read_text())
     single = auto["from"]
+    status = isolate(suite, "status", FLAKY_VICTIM)
+    assert verdict["repeats"]["ahead"] is (jobs > 1), verdict["repeats"]
+    if jobs > 1:  # every run executed the victim K times, none was left out
+        assert single == 0 and auto["ahead"] and auto["checking"], auto
+        assert all(len(json.loads(line)["executions"]) > 1
+                   for line in (hunt / "journal.jsonl").read_text().splitlines()), "a run executed the victim once"
+        assert "  repeats: 10 executions per run from the first one, counted by the first until the check; 10" \
+            in status.stdout, status.stdout
+        return
     # the status says how the single runs before repeats went, as repeat-auto.json does
     seen = auto["why"].split(":")[0]
     said = (f"after {single} single runs passed;" if seen == f"{single} runs passed" else
             f"after {single} single runs, {seen.split(' of ')[0]} of which reproduced the failure;")
-    status = isolate(suite, "status", FLAKY_VICTIM)
     assert f"  repeats: started by themselves {said}" in status.stdout, (status.stdout, auto)

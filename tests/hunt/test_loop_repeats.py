@@ -96,7 +96,7 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
         assert finding.startswith("fails on its own: ") and finding.endswith(" alone"), finding
         return
     assert 1 < check["used"] < 24, check
-    assert verdict["repeats"] == {"asked": 24, "auto": False, "used": check["used"], "state": "on",
+    assert verdict["repeats"] == {"asked": 24, "auto": False, "ahead": False, "used": check["used"], "state": "on",
                                   "summary": check["summary"]}, verdict["repeats"]
     assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
     assert " alone on a first execution (" in finding and f"runs of {check['used']} executions failed" in finding
@@ -142,14 +142,15 @@ def test_an_interrupted_check_goes_on_where_it_stopped(tmp_path: Path) -> None:
 
 
 def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) -> None:
-    """Without --repeat-victim: AUTO_AFTER single runs that all passed (the victim never fails in
-    the first session), then the check and K-fold runs; the single runs are not evidence while
-    K > 1 but count in the verdict's runs. The second session (the victim now fails 1 time in 20)
-    goes on with K-fold runs to "fails on its own"; --repeat-victim 1 then counts every run by its
-    first execution, the single ones again included."""
+    """Without --repeat-victim, one run at a time: AUTO_AFTER single runs that all passed (the
+    victim never fails in the first session), then the check and K-fold runs; the single runs are
+    not evidence while K > 1 but count in the verdict's runs. The second session (the victim now
+    fails 1 time in 20) goes on with K-fold runs to "fails on its own"; --repeat-victim 1 then
+    counts every run by its first execution, the single ones again included."""
     suite = fails_alone(tmp_path)
     # fresh runs only: the fork check would compare runs at the two sessions' rates
-    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", SAMPLE_RACE_RATE="0")
+    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "1",
+                    SAMPLE_RACE_RATE="0")
     assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
     auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
     single = auto["from"]  # the first query's runs, at least AUTO_AFTER
@@ -160,11 +161,12 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     assert len(entries) == 60 and all("executions" not in e for e in entries[:single])
     assert all(len(e["executions"]) == AUTO_K for e in entries[single:]), entries
     assert json.loads(first.stdout)["runs"] == 60
-    resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "3000", "--json", SAMPLE_RACE_RATE="0.05")
+    resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "3000", "--json", "--jobs", "1", SAMPLE_RACE_RATE="0.05")
     assert resumed.returncode == 3, resumed.stderr
     verdict = json.loads(resumed.stdout)
     assert verdict["verdict"] == "fails-alone" and verdict["runs"] == len(journal(suite)), verdict
     assert verdict["repeats"]["auto"] is True and verdict["repeats"]["asked"] == AUTO_K, verdict["repeats"]
+    assert verdict["repeats"]["ahead"] is False
     assert verdict["repeats"]["summary"].startswith(f"started by themselves after {single} single runs passed")
     assert verdict["history_runs"] == 0
     # the HTML report's chart reads the evidence as the hunt does: the single runs left out
@@ -181,6 +183,44 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     assert isolate(suite, "extract", "--test", FA_VICTIM, "--force").returncode == 0
     aside = max(hunt_dir(suite).glob("replaced-*"))  # the newest (fails_alone may have set others aside)
     assert (aside / "repeat-auto.json").exists() and not (hunt_dir(suite) / "repeat-auto.json").exists()
+
+
+def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> None:
+    """Without --repeat-victim, two runs at a time: every run executes the victim K times from the
+    first one and counts by its first execution until the check, which starts once AUTO_AFTER runs
+    passed; then every run counts K-fold, none left out (the HTML chart reads them so too). A
+    deterministic polluter stops the extra executions after ALIKE_RUNS runs, before any check."""
+    suite = fails_alone(tmp_path)
+    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
+                    SAMPLE_RACE_RATE="0")
+    assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
+    auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
+    assert (auto["repeat"], auto["from"], auto["ahead"], auto["checking"]) == (AUTO_K, 0, True, True), auto
+    entries = journal(suite)
+    assert len(entries) == 60 and all(len(e["executions"]) == AUTO_K for e in entries), entries
+    check = json.loads((hunt_dir(suite) / "repeat-check.json").read_text())
+    assert check["state"] == "on" and check["used"] > 1, check
+    hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
+    ev = evidence(hunt)
+    assert len(ev.observations) == 60  # no run left out
+    assert _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])[1] == 1
+    resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "3000", "--json", "--jobs", "2", SAMPLE_RACE_RATE="0.05")
+    assert resumed.returncode == 3, resumed.stderr
+    verdict = json.loads(resumed.stdout)
+    assert verdict["verdict"] == "fails-alone" and verdict["runs"] == len(journal(suite)), verdict
+    assert (verdict["repeats"]["ahead"], verdict["repeats"]["state"]) == (True, "on"), verdict["repeats"]
+    assert verdict["repeats"]["summary"].startswith(f"{AUTO_K} executions per run from the first one"), verdict
+
+    other = copy_suite("deterministic_polluter", tmp_path / "other")
+    stestr_run(other)
+    assert isolate(other, "extract", "--test", DP_VICTIM).returncode == 0
+    proc = isolate(other, "bisect", DP_VICTIM, "--json", "--no-fork-server", "--jobs", "2")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [DP_CULPRIT], proc.stdout
+    check = json.loads((hunt_dir(other) / "repeat-check.json").read_text())
+    assert (check["state"], check["used"]) == ("off", 1) and "on all its executions" in check["summary"], check
+    made = [len(e.get("executions") or "x") for e in journal(other)]
+    k_fold = made.index(1) if 1 in made else len(made)  # the runs made before the decision
+    assert ALIKE_RUNS <= k_fold < len(made) and set(made[:k_fold]) == {AUTO_K} and set(made[k_fold:]) == {1}, made
 
 
 def test_the_single_runs_before_repeats_are_told_as_they_went() -> None:

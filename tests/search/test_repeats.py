@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 import random
 
-from isolate.search.repeats import (ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_LATEST, AUTO_ROOM, HISTORY_MOST, HOLD, OFF,
-                                    ON, Q_MAX, alike, automatic, choose, flaky, later_e, later_p, per_execution, stance)
+import pytest
+
+from isolate.search.repeats import (AHEAD_JOBS, ALIKE_RUNS, ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_K, AUTO_LATEST, AUTO_ROOM,
+                                    HISTORY_MOST, HOLD, OFF, ON, Q_MAX, ahead, ahead_next, alike, automatic, choose, flaky,
+                                    later_e, later_p, per_execution, stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -147,3 +150,50 @@ def test_executions_that_fail_together_stop_repeats() -> None:
     runs = ["".join("r" if rng.random() < 0.8 else "p" for _ in range(10)) for _ in range(3000)]
     alarms = sum(alike(runs[i:i + 3], 10) for i in range(0, 3000, 3))
     assert alarms <= 5, alarms
+
+
+def test_executions_run_ahead_from_two_runs_at_once_with_room_for_the_check() -> None:
+    assert not ahead(1, 0, None) and ahead(AHEAD_JOBS, 0, None) and ahead(8, HISTORY_MOST - 1, None)
+    assert not ahead(8, HISTORY_MOST, None)  # the stored runs are worth more than the repeats
+    assert ahead(8, 0, AUTO_AFTER + AUTO_ROOM) and not ahead(8, 0, AUTO_AFTER + AUTO_ROOM - 1)
+
+
+def test_while_ahead_the_check_starts_by_the_first_executions_and_alike_runs_stop_it() -> None:
+    k = AUTO_K
+    passed = "p" * k
+    # two runs passed on their first execution (one failed on a later one): the check starts
+    assert ahead_next(2, 0, False, 0, None, [passed, "p" * (k - 1) + "r"], k) == ON
+    assert ahead_next(1, 0, False, 0, None, [passed], k) == HOLD  # fewer than AUTO_AFTER runs
+    # a deterministic cause: every run reproduced on every execution, ALIKE_RUNS of them
+    assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, ["r" * k] * ALIKE_RUNS, k) == OFF
+    # reproduced, no flaky pattern, but no run on every execution yet: wait, until repeats can no longer start
+    mixed = ["r" * (k - 1) + "p"]
+    assert ahead_next(5, 5, False, 0, None, mixed, k) == HOLD
+    assert ahead_next(AUTO_LATEST + 1, 5, False, 0, None, mixed, k) == OFF
+    assert ahead_next(5, 5, False, 0, AUTO_ROOM - 1, mixed, k) == OFF  # no room left for the check
+
+
+def test_a_simulated_hunt_on_two_workers_executes_ahead_from_its_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulator runs ahead as the hunts do: on two workers a flaky hunt's every run executed
+    the victim AUTO_K times from the first one; on one worker its first runs were single."""
+    from isolate.search import simulate
+    from isolate.search.model import Settings
+
+    made: list[int] = []
+    real = simulate.executions
+
+    def counted(truth: simulate.Truth, included: frozenset[int], k: int, rng: random.Random) -> str:
+        made.append(k)
+        return real(truth, included, k, rng)
+
+    monkeypatch.setattr(simulate, "executions", counted)
+    for batch in (1, 2):
+        made.clear()
+        suite = simulate.scenario("single p=0.2", 50, random.Random("ahead|0"))
+        trial = simulate.repeat_trial(suite, Settings(confidence=0.99), random.Random("run|0"), AUTO_K, auto=True,
+                                      batch=batch)
+        assert trial.trial.correct and trial.used == AUTO_K, trial
+        if batch == 1:
+            assert made[:AUTO_AFTER] == [1] * AUTO_AFTER and made[-1] == AUTO_K, made
+        else:
+            assert set(made) == {AUTO_K}, made
