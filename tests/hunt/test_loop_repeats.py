@@ -17,8 +17,8 @@ import pytest
 from conftest import assert_user_error, copy_suite, isolate, record_failure, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
-from isolate.hunt.repeatcheck import _single_runs
-from isolate.hunt.store import Hunt
+from isolate.hunt.repeatcheck import _single_runs, repeat_text
+from isolate.hunt.store import Hunt, ahead_waiting, executions_of, read_repeat_auto, repeat_of
 from isolate.report.html import _observations_after_each_entry
 from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
 
@@ -221,6 +221,29 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     made = [len(e.get("executions") or "x") for e in journal(other)]
     k_fold = made.index(1) if 1 in made else len(made)  # the runs made before the decision
     assert ALIKE_RUNS <= k_fold < len(made) and set(made[:k_fold]) == {AUTO_K} and set(made[k_fold:]) == {1}, made
+
+
+def test_a_hunt_resumed_while_its_executions_run_ahead_keeps_counting_by_the_first(tmp_path: Path) -> None:
+    """What a resumed session reads from repeat-auto.json and repeat-check.json: while the runs
+    execute ahead of the check they count by their first execution and the runner executes K;
+    once the check started (interrupted before it decided) they count K-fold, as repeats started
+    the earlier way do; once it decided, what it kept."""
+    suite = fails_alone(tmp_path)
+    hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
+    assert (repeat_of(hunt), executions_of(hunt), ahead_waiting(hunt)) == (1, 1, False)
+    auto = {"repeat": AUTO_K, "from": 0, "ahead": True, "why": "with 2 runs at once, ..."}
+    (hunt.path / "repeat-auto.json").write_text(json.dumps(auto))
+    assert (repeat_of(hunt), executions_of(hunt), ahead_waiting(hunt)) == (1, AUTO_K, True)
+    assert repeat_text(hunt) == f"{AUTO_K} executions per run, counted by the first until repeats are worth checking"
+    (hunt.path / "repeat-auto.json").write_text(json.dumps({**auto, "checking": True}))
+    assert (repeat_of(hunt), executions_of(hunt), ahead_waiting(hunt)) == (AUTO_K, AUTO_K, False)
+    (hunt.path / "repeat-check.json").write_text(json.dumps(
+        {"repeat": AUTO_K, "used": 4, "state": "on", "summary": "4 executions per run (checked: ...)"}))
+    assert (repeat_of(hunt), executions_of(hunt)) == (4, 4)
+    assert repeat_text(hunt) == (f"{AUTO_K} executions per run from the first one, counted by the first until the"
+                                 " check; 4 executions per run (checked: ...)")
+    (hunt.path / "repeat-auto.json").write_text(json.dumps({**auto, "ahead": "yes"}))  # not as written
+    assert read_repeat_auto(hunt) is None and repeat_of(hunt) == 1
 
 
 def test_the_single_runs_before_repeats_are_told_as_they_went() -> None:
