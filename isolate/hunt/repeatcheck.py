@@ -80,15 +80,14 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), ev.history[0], room,
                            k_fold_runs, int(auto["repeat"]))
         if state == OFF:
-            why = (f"every one of the {sum('r' in e for e in k_fold_runs)} runs that reproduced the failure did so on"
-                   " all its executions" if alike(k_fold_runs, int(auto["repeat"])) else
-                   f"{seen}, and repeats can no longer start")
+            why = (_together(k_fold_runs) if alike(k_fold_runs, int(auto["repeat"]))
+                   else f"{seen}, and repeats can no longer start")
             _decide(hunt, runner, display, OFF, rejects(k_fold_runs, "watch")[1], k_fold_runs, alone, 1, why)
             return False  # the runs counted by their first execution, as before
         if state == HOLD:
             return False
-        _write_auto({**auto, "checking": True, "why": f"{auto['why']}; {seen}: the check runs from run {ev.entries + 1}"},
-                    hunt)
+        checked = f"{auto['why']}; {seen}: the check runs from run {ev.entries + 1}"
+        _write_auto({**auto, "checking": True, "why": checked}, hunt)
         display.info(f"repeats: {seen}: checking whether the runs' {auto['repeat']} executions are evidence")
         start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
         return True
@@ -190,11 +189,15 @@ def watch(hunt: Hunt, runner: Any, display: Any) -> None:
     together (isolate.search.repeats.alike), since the extra executions then add no evidence."""
     runs, alone = k_fold(hunt)
     if alike(runs, repeat_of(hunt)):
-        failing = sum("r" in e for e in runs)
         _decide(hunt, runner, display, OFF, rejects(runs, "watch")[1], runs, alone, 1,
-                f"every one of the {failing} runs that reproduced the failure did so on all its executions: the"
-                " cause is drawn once a run, and repeats add no evidence")
+                f"{_together(runs)}: the cause is drawn once a run, and repeats add no evidence")
         raise RepeatsOff
+
+
+def _together(runs: Sequence[str]) -> str:
+    """Why repeats stop when the runs' executions fail together (isolate.search.repeats.alike)."""
+    failing = sum("r" in e for e in runs)
+    return f"every one of the {failing} runs that reproduced the failure did so on all its executions"
 
 
 def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | None,

@@ -340,7 +340,7 @@ def read_repeat_auto(hunt: Hunt) -> dict[str, Any] | None:
     "why": text, ...}; None when they did not, when --repeat-victim was given since (it rules), or
     when the file cannot be read as such. With "ahead": true, every run executed the victim K
     times from the first one ("from" 0), counted by its first execution until "checking": true
-    (isolate.hunt.repeatcheck.run_ahead)."""
+    (isolate.hunt.repeatcheck.auto_start)."""
     if type(hunt.settings.get("search", {}).get("repeat")) is int:
         return None
     try:
