@@ -60,7 +60,8 @@ would eat the budget).
 
 With AHEAD_JOBS or more runs at once (`ahead`), nothing is left out: from the hunt's first run
 every run executes the victim AUTO_K times, and counts by its first execution until `automatic`
-(on first executions) starts the check; each run then already holds its K executions. On W
+(on first executions, and however late: AUTO_LATEST bounds runs left out) starts the check; each
+run then already holds its K executions. On W
 workers the runs before repeats start are a whole wave, often of the whole list, and leaving them
 out cost more than the extra executions (docs/search.md, "Under the default"). Before the check,
 `alike` stops the extra executions: a deterministic cause pays them for ALIKE_RUNS runs or so.
@@ -211,13 +212,14 @@ def flaky(runs: Iterable[tuple[frozenset[int], bool]]) -> bool:
     return False
 
 
-def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int | None) -> bool:
+def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int | None, *,
+              left_out: bool = True) -> bool:
     """Whether repeats start by themselves now, in a hunt without --repeat-victim: `runs` single
-    runs of the hunt so far (they would be left out), `reproduced` of them reproduced the failure,
-    `flaky` (see `flaky`); `history` stored runs are evidence, `room` runs are left in --max-runs
-    (None: no limit). See the module docstring."""
-    return (AUTO_AFTER <= runs <= AUTO_LATEST and (not reproduced or flaky) and history < HISTORY_MOST
-            and (room is None or room >= AUTO_ROOM))
+    runs of the hunt so far (`left_out`: they would be left out, so at most AUTO_LATEST of them),
+    `reproduced` of them reproduced the failure, `flaky` (see `flaky`); `history` stored runs are
+    evidence, `room` runs are left in --max-runs (None: no limit). See the module docstring."""
+    return (AUTO_AFTER <= runs and (runs <= AUTO_LATEST or not left_out) and (not reproduced or flaky)
+            and history < HISTORY_MOST and (room is None or room >= AUTO_ROOM))
 
 
 def ahead(jobs: int, history: int, room: int | None) -> bool:
@@ -229,14 +231,14 @@ def ahead(jobs: int, history: int, room: int | None) -> bool:
 def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None, k_fold: Sequence[str],
                k: int) -> str:
     """While the executions run ahead (`ahead`), before the check: ON to start the check now
-    (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`), OFF to
-    stop the extra executions (the `k_fold` runs' executions fail together, or repeats can no
-    longer start), HOLD to go on as before."""
+    (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`; no run
+    is left out, so however late), OFF to stop the extra executions (the `k_fold` runs'
+    executions fail together, or repeats can no longer start), HOLD to go on as before."""
     if alike(k_fold, k):
         return OFF
-    if automatic(runs, reproduced, flaky, history, room):
+    if automatic(runs, reproduced, flaky, history, room, left_out=False):
         return ON
-    if runs > AUTO_LATEST or history >= HISTORY_MOST or (room is not None and room < AUTO_ROOM):
+    if history >= HISTORY_MOST or (room is not None and room < AUTO_ROOM):
         return OFF
     return HOLD
 
