@@ -13,7 +13,7 @@ from typing import Sequence
 
 from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
 from isolate.search.posterior import Answer
-from isolate.search.strategies import bayesian, causes, cleaners, manual, setters
+from isolate.search.strategies import bayesian, causes, cleaners, manual, scan, setters
 
 STRATEGIES: dict[str, Strategy] = {
     "isolate": causes.decide,
@@ -23,6 +23,7 @@ STRATEGIES: dict[str, Strategy] = {
     "ddmin": manual.decide,
     "setters": setters.decide,  # a brittle victim's state-setters (the hunt's second phase)
     "cleaners": cleaners.decide,  # a polluter's cleaners (bisect --cleaners, after a polluter verdict)
+    "scan": scan.decide,  # every other predecessor alone (bisect --scan, after a polluter verdict)
 }
 
 
@@ -50,4 +51,6 @@ def leading(problem: Problem, observations: Sequence[Observation], settings: Set
         return setters.leading(problem, observations, settings)
     if settings.strategy == "cleaners":
         return cleaners.leading(problem, observations, settings)
+    if settings.strategy == "scan":
+        return ()  # each candidate alone: the scan has no posterior over them
     return bayesian.leading(problem, observations, settings)
