@@ -190,6 +190,9 @@ class Duration(click.ParamType):
               help="After each cause, rule out further causes down to this fraction of its rate (default 1; 0: stop at the first).")
 @click.option("--cleaners/--no-cleaners", default=None,
               help="After a polluter verdict, find the tests that, run between it and the victim, make it pass (hints; kept for resumes).")
+@click.option("--scan/--no-scan", default=None,
+              help="After a polluter verdict, run every other predecessor alone before the victim (a one-by-one"
+                   " scan): finds causes a later test undoes, which no list of the rest shows (kept for resumes).")
 @click.option("--fork-server/--no-fork-server", default=None,
               help="Fork per repetition from one started Python (faster; children share the str hash seed), or"
                    " always start a fresh process. Default: fresh, then fork once a check on the hunt's own"
@@ -216,7 +219,7 @@ class Duration(click.ParamType):
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
-           further: float | None, cleaners: bool | None, fork_server: bool | None, any_failure: bool | None,
+           further: float | None, cleaners: bool | None, scan: bool | None, fork_server: bool | None, any_failure: bool | None,
            repeat: int | None, pytest_args: tuple[str, ...],
            history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
            run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
@@ -236,7 +239,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     hunt = open_hunt(test, run_spec, worker, repo)
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
-               "further": further, "cleaners": cleaners, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
+               "further": further, "cleaners": cleaners, "scan": scan, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
                "any_failure": any_failure, "repeat": repeat, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
                "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,

@@ -27,6 +27,8 @@ from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, held, 
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
+from isolate.hunt.scan import merged as merged_scan
+from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
 from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, repeats_from, step_for
@@ -38,7 +40,7 @@ from isolate.search.repeats import ALIKE_RUNS, per_execution
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
 
 
-ALONE = {"setters": "passes alone", "cleaners": "no cleaner"}  # a phase's empty answer, for progress
+ALONE = {"setters": "passes alone", "cleaners": "no cleaner", "scan": "none alone"}  # a phase's empty answer, for progress
 
 
 # A state-setter must at least double the victim's pass rate to be told from it (the rate prior's
@@ -149,6 +151,8 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         if brittle is not None:  # both phases' new runs, as the saved verdict counts them
             answer = replace(answer, runs=int(brittle.data["runs"]) + ev.history[0], evidence=answer.evidence + (
                 f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
+    if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
+        answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)
     hints = None
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("cleaners"):
         hints, runs, lines = _cleaner_phases(hunt, display, runner, merged, jobs, settings, problem, answer, told)
@@ -258,6 +262,20 @@ def _cleaner_phases(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any
         if found.kind != "cleaner":
             lines += (f"no cleaner found for {name}: {found.stop or found.kind}",)
     return hints, runs, lines
+
+
+def _scan_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,
+                problem: Problem, observations: tuple[Observation, ...], verdict: Verdict, told: set[str]) -> Verdict:
+    """Every other predecessor alone before the victim (isolate.hunt.scan): the polluter verdict
+    with the causes the scan confirmed added, and its runs."""
+    start = scan_evidence(problem, observations, verdict)
+    if start is None:
+        return replace(verdict, evidence=verdict.evidence + ("scan: no other predecessor to run alone",))
+    seed, index = start
+    display.info(f"scan: each of the {len(index)} other predecessors alone before the victim, once:"
+                 " a cause a later test undoes shows only there")
+    _, _, _, _, scanned = _search(hunt, display, runner, merged, jobs, replace(settings, strategy="scan"), seed, told)
+    return merged_scan(verdict, scanned, index, seed.observations)
 
 
 def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,

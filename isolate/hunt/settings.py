@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "strategy": "isolate",
     "further": 1.0,  # after each cause, rule out further ones down to this fraction of the weakest rate
     "cleaners": False,  # after a polluter verdict, look for its cleaners (isolate.hunt.cleaners)
+    "scan": False,  # after a polluter verdict, every other predecessor alone (isolate.hunt.scan)
     "mode": "auto",  # fresh, fork, or auto: fresh until the fork check (isolate.hunt.forkcheck)
     "any_failure": False,
     "repeat": None,  # executions of the victim per run; None: automatic (isolate.hunt.repeatcheck)

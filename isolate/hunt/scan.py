@@ -1,0 +1,59 @@
+"""The scan phase of a hunt (`isolate bisect TEST --scan`): after a polluter verdict, every other
+predecessor alone before the victim (isolate.search.strategies.scan), and the causes it confirms
+added to the verdict.
+
+Its candidates are the hunt's predecessors less the causes found and the module imports; its
+seed evidence is the hunt's runs of the victim alone (the background rate a scan cause must
+beat).  Its journal entries carry `phase: "scan"`, so the polluter search never counts them and a
+resumed hunt replays the phase exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from isolate.hunt.evidence import Evidence
+from isolate.running.judge import IMPORT
+from isolate.search.model import FoundCause, Observation, Problem, Verdict
+
+PHASE = "scan"
+
+
+def scan_evidence(problem: Problem, observations: tuple[Observation, ...], verdict: Verdict
+                  ) -> tuple[Evidence, tuple[int, ...]] | None:
+    """The scan's seed evidence and its candidates' indices in the hunt's problem; None when no
+    predecessor is left to scan."""
+    taken = set(verdict.culprits)
+    index = tuple(i for i, t in enumerate(problem.predecessors) if i not in taken and not t.startswith(IMPORT))
+    if not index:
+        return None
+    sub = Problem(tuple(problem.predecessors[i] for i in index), problem.victim,
+                  tuple(problem.durations[i] for i in index), problem.victim_duration, problem.startup)
+    alone = tuple(o for o in observations if not o.included and not o.stored)
+    return Evidence(sub, alone, {}, (), 0, {}, phase=PHASE), index
+
+
+def merged(verdict: Verdict, scanned: Verdict, index: tuple[int, ...], seed: tuple[Observation, ...]) -> Verdict:
+    """The polluter verdict with the scan's causes added (in the hunt's indices), its stop line
+    among the evidence, and its new runs and seconds counted (not those of `seed`, the hunt's
+    runs of the victim alone it started from)."""
+    found = tuple(replace(c, tests=tuple(index[i] for i in c.tests), evidence=c.evidence[:-1] + (
+        "found by the scan: the lists that held it and the rest passed (a later test undoes it)",) + c.evidence[-1:])
+        for c in scanned.causes)
+    culprits = tuple(sorted(set(verdict.culprits) | {i for c in found for i in c.tests}))
+    lines = tuple(c.evidence[0] for c in found) + (scanned.stop,)
+    confidence = min([verdict.confidence] + [c.confidence for c in found])
+    # once the scan found more, the search's "no further cause" is superseded as the reason it stopped
+    return replace(verdict, culprits=culprits, causes=_own(verdict) + found, confidence=confidence,
+                   p=max(verdict.p, scanned.p), evidence=verdict.evidence + lines,
+                   runs=verdict.runs + scanned.runs - sum(o.count for o in seed),
+                   seconds=verdict.seconds + scanned.seconds - sum(o.seconds for o in seed),
+                   stop=scanned.stop if found else verdict.stop)
+
+
+def _own(verdict: Verdict) -> tuple[FoundCause, ...]:
+    """The verdict's causes; a single-cause strategy's culprits as one test or pair cause."""
+    if verdict.causes or not verdict.culprits:
+        return verdict.causes
+    scope = "test" if len(verdict.culprits) == 1 else "pair"
+    return (FoundCause(scope, "", verdict.culprits, verdict.p, verdict.confidence, ()),)

@@ -1,0 +1,80 @@
+"""`isolate bisect --scan` end to end: real stestr runs of sample_suites/masked_polluter, real hunts.
+
+The suite has a polluter in plain sight and one that the next test undoes (a cleaner): every list
+of the rest passes, so the search's stop check cannot see it, and only a test alone before the
+victim shows it.  The contract: with --scan the verdict's `causes` holds both, the masked one's
+evidence says the scan found it, the answer is the same at --jobs 1 and 2, the scan's journal
+entries carry their phase and run one predecessor at most, and its runs count in `runs`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import copy_suite, isolate, stestr_run
+
+SUITE = "masked_polluter"
+VICTIM = "unitsfmt.tests.test_d_report.ReportTest.test_distance_line"
+PLAIN = "unitsfmt.tests.test_b_locale.LocaleTest.test_french_decimal_comma"
+MASKED = "unitsfmt.tests.test_a_units.UnitsTest.test_imperial_units"
+CLEANER = "unitsfmt.tests.test_a_units.UnitsTest.test_metric_after_reset"
+
+
+def recorded(tmp_path: Path) -> Path:
+    suite = copy_suite(SUITE, tmp_path)
+    run = stestr_run(suite, "--serial")
+    assert run.returncode == 1, run.stdout.decode()[-2000:]
+    extracted = isolate(suite, "extract", "--test", VICTIM)
+    assert extracted.returncode == 0, extracted.stderr
+    order = next((suite / ".isolate").glob("*/order.txt")).read_text().split()
+    assert order.index(MASKED) + 1 == order.index(CLEANER) < order.index(PLAIN) < order.index(VICTIM)
+    return suite
+
+
+def bisect(suite: Path, *args: str) -> dict[str, Any]:
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "400", *args)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+def journal(suite: Path) -> list[dict[str, Any]]:
+    path = next((suite / ".isolate").glob("*/journal.jsonl"))
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_without_the_scan_the_masked_polluter_is_missed_and_resuming_with_it_adds_it(tmp_path: Path) -> None:
+    suite = recorded(tmp_path)
+    first = bisect(suite, "--jobs", "2")
+    assert first["verdict"] == "polluter" and first["culprits"] == [PLAIN], first
+    assert first["stop"].startswith("no further cause"), first["stop"]
+    before = len(journal(suite))
+    scanned = bisect(suite, "--scan")  # the finished hunt goes on into the scan phase
+    assert {c["name"] for c in scanned["causes"]} == {PLAIN, MASKED}, scanned["causes"]
+    assert scanned["culprits"] == sorted([PLAIN, MASKED])
+    [masked] = [c for c in scanned["causes"] if c["name"] == MASKED]
+    assert masked["scope"] == "test" and masked["tests"] == [MASKED] and masked["confidence"] >= 0.99, masked
+    assert any(line.startswith("found by the scan") for line in masked["evidence"]), masked["evidence"]
+    assert f"{MASKED} made it fail there, though no list of the rest did" in scanned["stop"], scanned["stop"]
+    entries = journal(suite)
+    phased = [e for e in entries[before:] if e.get("phase") != "fork-check"]
+    assert phased and {e["phase"] for e in phased} == {"scan"}
+    hunt = next((suite / ".isolate").glob("*/"))
+    for step in {e["step"] for e in phased}:  # each test alone, or the victim alone
+        assert len((hunt / f"step-{step:03d}.txt").read_text().split()) <= 2
+    assert scanned["runs"] == len(entries)  # the scan's runs count too
+    again = bisect(suite)  # --scan is kept for resumes; nothing runs again
+    assert len(journal(suite)) == len(entries) and again["causes"] == scanned["causes"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_with_the_scan_both_polluters_and_the_cleaner_are_named_at_any_jobs(tmp_path: Path, jobs: str) -> None:
+    suite = recorded(tmp_path)
+    verdict = bisect(suite, "--scan", "--cleaners", "--jobs", jobs)
+    assert {c["name"] for c in verdict["causes"]} == {PLAIN, MASKED}, verdict
+    hints = {h["polluter"]: set(h["tests"]) for h in verdict["cleaners"]}
+    assert hints.get(MASKED) == {CLEANER}, verdict["cleaners"]
+    text = isolate(suite, "bisect", VICTIM)
+    assert text.returncode == 0 and "found by the scan" in text.stdout, text.stdout
