@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/real_suites.py [--only NAME]... [--workdir DIR] [--time-budget 10m]
-        [--jobs 1] [--parallel 1] [--no-peers] [--signature any|recorded] [--json FILE]
+        [--jobs 1] [--parallel 1] [--no-peers] [--scan] [--signature any|recorded] [--json FILE]
     python benchmarks/real_suites.py --table-from FILE     # the table of a --json file again
 
 Creating a venv takes minutes (pip, sdist builds): give the same ``--workdir`` again to reuse
@@ -25,7 +25,7 @@ For every entry of ``real_suites.toml`` (next to this file):
    that order by isolate's own runner (``python -m isolate.running.child``: ``stestr run
    --load-list`` would re-sort it, design.md section 3) and its subunit is stored with ``stestr
    load``. The extracted order is checked against the wanted one;
-4. ``isolate extract`` then ``isolate bisect VICTIM --json --time-budget ... --jobs ...``;
+4. ``isolate extract`` then ``isolate bisect VICTIM --json --time-budget ... --jobs ... [--scan]``;
 5. the peers on the same stored order: ``stestr run --analyze-isolation`` (stestr projects),
    ``detect-test-pollution --failing-test VICTIM --testids-file ORDER`` (pytest projects), and a
    one-by-one scan (each predecessor alone before the victim, once, in the recorded order, through
@@ -322,11 +322,13 @@ def extract(entry: Entry, project: Path, env: dict[str, str], order: list[str]) 
 
 
 def run_isolate(
-    entry: Entry, project: Path, env: dict[str, str], budget: str, jobs: int, any_failure: bool
+    entry: Entry, project: Path, env: dict[str, str], budget: str, jobs: int, any_failure: bool,
+    scan: bool = False,
 ) -> Outcome:
     start = time.monotonic()
     proc = sh(["isolate", "bisect", entry.victim, "--json", "--time-budget", budget,
-               "--jobs", str(jobs), *(["--any-failure"] if any_failure else [])], project, env)
+               "--jobs", str(jobs), *(["--any-failure"] if any_failure else []),
+               *(["--scan"] if scan else [])], project, env)
     wall = time.monotonic() - start
     try:
         data = json.loads(proc.stdout)
@@ -407,7 +409,8 @@ def run_scan(
 
 
 def measure(
-    entry: Entry, workdir: Path, wheel: Path, budget: str, jobs: int, peers: bool, any_failure: bool
+    entry: Entry, workdir: Path, wheel: Path, budget: str, jobs: int, peers: bool, any_failure: bool,
+    scan: bool = False,
 ) -> Result:
     result = Result(entry)
     try:
@@ -424,7 +427,7 @@ def measure(
             return result
         extract(entry, project, env, result.order)
         log(entry, f"stored a failing order of {len(result.order) - 1} predecessors (seed {result.seed}); hunting")
-        result.isolate = run_isolate(entry, project, env, budget, jobs, any_failure)
+        result.isolate = run_isolate(entry, project, env, budget, jobs, any_failure, scan)
         log(entry, f"isolate: {result.isolate.answer} {result.isolate.named} in {result.isolate.runs} runs")
         if peers:
             if entry.runner == "stestr":
@@ -534,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="isolate bisect --jobs")
     parser.add_argument("--parallel", type=int, default=1, help="entries measured at once")
     parser.add_argument("--no-peers", action="store_true", help="only isolate")
+    parser.add_argument("--scan", action="store_true", help="isolate bisect --scan")
     parser.add_argument(
         "--signature", choices=["any", "recorded"], default="any",
         help="what counts as the victim failing in a replay, for isolate and the scan: any failure "
@@ -563,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.parallel)) as pool:
         results = list(pool.map(
             lambda e: measure(e, workdir, wheel, opts.time_budget, opts.jobs, not opts.no_peers,
-                              opts.signature == "any"),
+                              opts.signature == "any", opts.scan),
             entries))
     print(table(results))
     if opts.json:

@@ -275,7 +275,7 @@ def _scan_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], j
     display.info(f"scan: each of the {len(index)} other predecessors alone before the victim, once:"
                  " a cause a later test undoes shows only there")
     _, _, _, _, scanned = _search(hunt, display, runner, merged, jobs, replace(settings, strategy="scan"), seed, told)
-    return merged_scan(verdict, scanned, index, seed.observations)
+    return merged_scan(problem, verdict, scanned, index, seed.observations)
 
 
 def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,

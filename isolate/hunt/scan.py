@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from isolate.hunt.evidence import Evidence
 from isolate.running.judge import IMPORT
-from isolate.search.model import FoundCause, Observation, Problem, Verdict
+from isolate.search.model import FoundCause, Observation, Problem, Verdict, label
 
 PHASE = "scan"
 
@@ -33,7 +33,8 @@ def scan_evidence(problem: Problem, observations: tuple[Observation, ...], verdi
     return Evidence(sub, alone, {}, (), 0, {}, phase=PHASE), index
 
 
-def merged(verdict: Verdict, scanned: Verdict, index: tuple[int, ...], seed: tuple[Observation, ...]) -> Verdict:
+def merged(problem: Problem, verdict: Verdict, scanned: Verdict, index: tuple[int, ...],
+           seed: tuple[Observation, ...]) -> Verdict:
     """The polluter verdict with the scan's causes added (in the hunt's indices), its stop line
     among the evidence, and its new runs and seconds counted (not those of `seed`, the hunt's
     runs of the victim alone it started from)."""
@@ -44,16 +45,17 @@ def merged(verdict: Verdict, scanned: Verdict, index: tuple[int, ...], seed: tup
     lines = tuple(c.evidence[0] for c in found) + (scanned.stop,)
     confidence = min([verdict.confidence] + [c.confidence for c in found])
     # once the scan found more, the search's "no further cause" is superseded as the reason it stopped
-    return replace(verdict, culprits=culprits, causes=_own(verdict) + found, confidence=confidence,
+    return replace(verdict, culprits=culprits, causes=_own(problem, verdict) + found, confidence=confidence,
                    p=max(verdict.p, scanned.p), evidence=verdict.evidence + lines,
                    runs=verdict.runs + scanned.runs - sum(o.count for o in seed),
                    seconds=verdict.seconds + scanned.seconds - sum(o.seconds for o in seed),
                    stop=scanned.stop if found else verdict.stop)
 
 
-def _own(verdict: Verdict) -> tuple[FoundCause, ...]:
+def _own(problem: Problem, verdict: Verdict) -> tuple[FoundCause, ...]:
     """The verdict's causes; a single-cause strategy's culprits as one test or pair cause."""
     if verdict.causes or not verdict.culprits:
         return verdict.causes
     scope = "test" if len(verdict.culprits) == 1 else "pair"
-    return (FoundCause(scope, "", verdict.culprits, verdict.p, verdict.confidence, ()),)
+    return (FoundCause(scope, label(problem, verdict.culprits), verdict.culprits, verdict.p, verdict.confidence,
+                       verdict.evidence[:1] + (f"rate {verdict.p:.3g}, confidence {verdict.confidence:.3f}",)),)

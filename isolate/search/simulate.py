@@ -306,6 +306,17 @@ def _remap(truth: Truth, index: list[int]) -> Truth:
     return replace(truth, causes=tuple(causes))
 
 
+def rest_suite(suite: Suite, culprits: frozenset[int]) -> Suite:
+    """The scan's view after a verdict naming `culprits` (strategies/scan.py): the other
+    predecessors; a cause with a culprit among its members no longer acts, the others are the
+    answer."""
+    problem = suite.problem
+    index = [i for i in range(len(problem.predecessors)) if i not in culprits]
+    truth = _remap(suite.truth, index)
+    return Suite(without(problem, culprits),
+                 replace(truth, answer=frozenset().union(*(c.members for c in truth.causes)), acceptable=()))
+
+
 def cleaner_suite(suite: Suite, polluter: frozenset[int]) -> Suite:
     """The cleaner search's view of a suite whose `polluter` tests run first in every list: the
     other predecessors are the candidates, the polluter's seconds are start-up, and the truth's
