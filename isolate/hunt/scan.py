@@ -4,7 +4,8 @@ added to the verdict.
 
 Its candidates are the hunt's predecessors less the causes found and the module imports; its
 seed evidence is the hunt's runs of the victim alone (the background rate a scan cause must
-beat).  Its journal entries carry `phase: "scan"`, so the polluter search never counts them and a
+beat) and of any candidate alone before it (a candidate the search already ran alone is not run
+again).  Its journal entries carry `phase: "scan"`, so the polluter search never counts them and a
 resumed hunt replays the phase exactly.
 """
 
@@ -21,15 +22,17 @@ PHASE = "scan"
 
 def scan_evidence(problem: Problem, observations: tuple[Observation, ...], verdict: Verdict
                   ) -> tuple[Evidence, tuple[int, ...]] | None:
-    """The scan's seed evidence and its candidates' indices in the hunt's problem; None when no
-    predecessor is left to scan."""
+    """The scan's seed evidence (the hunt's runs of the victim alone and of a candidate alone)
+    and its candidates' indices in the hunt's problem; None when no predecessor is left to scan."""
     taken = set(verdict.culprits)
     index = tuple(i for i, t in enumerate(problem.predecessors) if i not in taken and not t.startswith(IMPORT))
     if not index:
         return None
     sub = Problem(tuple(problem.predecessors[i] for i in index), problem.victim,
                   tuple(problem.durations[i] for i in index), problem.victim_duration, problem.startup)
-    alone = tuple(o for o in observations if not o.included and not o.stored)
+    back = {i: k for k, i in enumerate(index)}
+    alone = tuple(replace(o, included=frozenset(back[i] for i in o.included)) for o in observations
+                  if not o.stored and len(o.included) <= 1 and o.included <= back.keys())
     return Evidence(sub, alone, {}, (), 0, {}, phase=PHASE), index
 
 
@@ -37,7 +40,7 @@ def merged(problem: Problem, verdict: Verdict, scanned: Verdict, index: tuple[in
            seed: tuple[Observation, ...]) -> Verdict:
     """The polluter verdict with the scan's causes added (in the hunt's indices), its stop line
     among the evidence, and its new runs and seconds counted (not those of `seed`, the hunt's
-    runs of the victim alone it started from)."""
+    runs it started from)."""
     found = tuple(replace(c, tests=tuple(index[i] for i in c.tests), evidence=c.evidence[:-1] + (
         "found by the scan: the lists that held it and the rest passed (a later test undoes it)",) + c.evidence[-1:])
         for c in scanned.causes)
