@@ -225,15 +225,6 @@ class AutoRunner:
         return True
 
 
-def wasted_runs(hunt: Hunt) -> int:
-    """Runs of a fork check that did not agree: journaled, no evidence, yet part of --max-runs."""
-    decision = read_fork_check(hunt)
-    if decision is None or decision["mode"] != "fresh":
-        return 0
-    return sum(int(item["fork"][0]) for item in decision.get("lists", [])
-               if isinstance(item, dict) and isinstance(item.get("fork"), list) and item["fork"])
-
-
 def mode_text(hunt: Hunt) -> str:
     """Which mode ran the hunt's runs and why, in one line (status, log, verdict)."""
     decision = read_fork_check(hunt)

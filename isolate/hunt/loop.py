@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text, wasted_runs
+from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
@@ -31,7 +31,7 @@ from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, repeats_from, step_for
+from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
@@ -199,10 +199,11 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             full = run_cost(problem, tuple(range(len(problem.predecessors))))
             settings = replace(settings, step_runs=max(1, math.floor(merged["step_budget"] / full)))
         if most is not None:
-            # runs the search does not see count too: a failed fork check's, single runs among K-fold ones;
-            # the stored runs it sees do not (they are no runs of this hunt)
-            unseen = wasted_runs(hunt) + repeats_from(hunt)
-            settings = replace(settings, max_runs=max(0, most - unseen) + ev.history[0])
+            # --max-runs is for the whole hunt: every journaled run counts, the ones the search does not
+            # see too (a failed fork check's, single runs among K-fold ones, timeouts, an earlier phase's);
+            # the search gets what is left on top of the observations it sees (stored runs are no runs)
+            seen = sum(o.count for o in observations)
+            settings = replace(settings, max_runs=seen + max(0, most - ev.entries))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries

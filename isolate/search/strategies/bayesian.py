@@ -31,7 +31,8 @@ from isolate.search.model import (
 from isolate.search.posterior import Answer, Tally, answers, infer, partition
 
 
-def _not_reproduced(problem: Problem, t: Tally, settings: Settings) -> Verdict:
+def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool = False) -> Verdict:
+    """No failure: after the reproduction cap, or (`spent`) when the budget ran out first."""
     n = len(problem.predecessors)
     lines: tuple[str, ...] = (f"0/{t.total_runs} runs failed (full list of {n} predecessors"
              f"{'' if all(len(s) == n for s in t.sets) else ', and subsets'})",)
@@ -41,7 +42,9 @@ def _not_reproduced(problem: Problem, t: Tally, settings: Settings) -> Verdict:
                   f"with probability {conf:.3f}",)
     else:
         conf = 0.0
-    return Verdict("not-reproduced", (), conf, 0.0, 0.0, lines, t.total_runs, t.total_seconds)
+    stop = f"the budget ran out after {t.total_runs} runs, none failed" if spent else ""
+    return Verdict("not-reproduced", (), conf, 0.0, 0.0, lines + ((stop,) if stop else ()), t.total_runs,
+                   t.total_seconds, stop=stop)
 
 
 def decide(
@@ -62,7 +65,7 @@ def decide(
         want = min(cap - t.total_runs, max(1, whole))
         k = fit_runs(round_batch(want, batch), run_cost(problem, full), budget)
         if t.total_runs >= cap or k < 1:
-            return _not_reproduced(problem, t, settings)
+            return _not_reproduced(problem, t, settings, spent=t.total_runs < cap)
         reason = ("full list: does the failure reproduce?" if t.total_runs == 0 else
                   f"full list: no failure in {t.total_runs} runs yet")
         if n == 0:  # no predecessors (a sub-problem of none): the full list is the victim alone
