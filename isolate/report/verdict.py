@@ -55,6 +55,10 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     lines.extend(f"    {line}" for line in verdict.evidence if line not in said)
     if cleaners is not None:
         lines.extend(_cleaners(cleaners))
+    others = len(problem.predecessors) - len(verdict.culprits)
+    if verdict.kind == "polluter" and others > 0 and not any(line.startswith("scan:") for line in verdict.evidence):
+        lines.append(f"  not covered: a cause that a later test undoes fails no list of the rest; --scan runs each of"
+                     f" the {others} other predecessors alone before the victim")
     if verdict.kind == "brittle":
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the setter(s) first, {verdict.q:.3g} without")
     if verdict.kind == "fails-alone" and verdict.runs:

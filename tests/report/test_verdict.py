@@ -33,3 +33,14 @@ def test_a_victim_that_fails_on_its_own_has_one_rate_and_no_culprit_to_speak_of(
     polluted = Verdict("polluter", (0,), 0.99, 0.9, 0.01, ("x",), 20, 2.0)
     assert "estimated failure rate: 0.9 with the culprit(s), 0.01 without" in as_text(
         problem, polluted, tmp_path, None, "stestr")
+
+
+def test_a_polluter_verdict_says_what_the_scan_would_add_until_it_ran(tmp_path: Path) -> None:
+    problem = Problem(("a", "b", "c"), "v", (0.1,) * 3, 0.1, 0.5)
+    plain = Verdict("polluter", (1,), 0.99, 1.0, 0.0, ("fails 3/3 with b before it",), 3, 1.0)
+    assert "--scan runs each of the 2 other predecessors alone before the victim" in as_text(
+        problem, plain, tmp_path, None, "stestr")
+    scanned = Verdict("polluter", (1,), 0.99, 1.0, 0.0, ("fails 3/3 with b before it", "scan: each of the 2 ..."), 5, 1.0)
+    assert "not covered" not in as_text(problem, scanned, tmp_path, None, "stestr")
+    alone = Verdict("fails-alone", (), 0.99, 0.1, 0.1, ("fails 3/30 alone",), 30, 1.0)
+    assert "not covered" not in as_text(problem, alone, tmp_path, None, "stestr")
