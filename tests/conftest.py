@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,6 +62,23 @@ def record_failure(suite: Path, victim: str, **extra: str) -> Path:
         if proc.returncode == 0 and "did not fail" not in proc.stderr:
             return suite
     raise AssertionError(f"{victim} never failed in 30 stestr runs")
+
+
+def serial_recording(name: str, dest: Path, victim: str) -> tuple[Path, list[str]]:
+    """A copy of the sample suite `name` with one serial stestr run in which `victim` failed,
+    extracted: the copy and the hunt's order."""
+    suite = copy_suite(name, dest)
+    run_ = stestr_run(suite, "--serial")
+    assert run_.returncode == 1, run_.stdout.decode()[-2000:]
+    extracted = isolate(suite, "extract", "--test", victim)
+    assert extracted.returncode == 0, extracted.stderr
+    return suite, next((suite / ".isolate").glob("*/order.txt")).read_text().split()
+
+
+def journal_of(suite: Path) -> list[dict[str, Any]]:
+    """The journal of the suite's one hunt, an entry per line."""
+    path = next((suite / ".isolate").glob("*/journal.jsonl"))
+    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def assert_user_error(proc: subprocess.CompletedProcess[str], *fragments: str) -> None:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import copy_suite, isolate, stestr_run
+from conftest import isolate, journal_of as journal, serial_recording
 
 SUITE = "cleaner_polluter"
 VICTIM = "ledgerkit.tests.test_summary.SummaryHeaderTest.test_header_uses_default_currency"
@@ -24,12 +24,7 @@ CLEANERS = {"ledgerkit.tests.test_defaults.ResetTest.test_reset_restores_factory
 def recorded(tmp_path: Path) -> Path:
     """The suite with one serial stestr run (the cleaners ran before the polluter: the victim
     failed), extracted."""
-    suite = copy_suite(SUITE, tmp_path)
-    run = stestr_run(suite, "--serial")
-    assert run.returncode == 1, run.stdout.decode()[-2000:]
-    extracted = isolate(suite, "extract", "--test", VICTIM)
-    assert extracted.returncode == 0, extracted.stderr
-    order = next((suite / ".isolate").glob("*/order.txt")).read_text().split()
+    suite, order = serial_recording(SUITE, tmp_path, VICTIM)
     assert CLEANERS <= set(order) and order.index(POLLUTER) > max(order.index(c) for c in CLEANERS)
     return suite
 
@@ -38,11 +33,6 @@ def bisect(suite: Path, *args: str) -> dict[str, Any]:
     proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "300", *args)
     assert proc.returncode == 0, (proc.returncode, proc.stderr)
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
-
-
-def journal(suite: Path) -> list[dict[str, Any]]:
-    path = next((suite / ".isolate").glob("*/journal.jsonl"))
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def test_the_cleaners_are_named_as_hints_of_the_polluter_verdict(tmp_path: Path) -> None:

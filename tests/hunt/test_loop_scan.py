@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import copy_suite, isolate, stestr_run
+from conftest import isolate, journal_of as journal, serial_recording
 
 SUITE = "masked_polluter"
 VICTIM = "unitsfmt.tests.test_d_report.ReportTest.test_distance_line"
@@ -24,12 +24,7 @@ CLEANER = "unitsfmt.tests.test_a_units.UnitsTest.test_metric_after_reset"
 
 
 def recorded(tmp_path: Path) -> Path:
-    suite = copy_suite(SUITE, tmp_path)
-    run = stestr_run(suite, "--serial")
-    assert run.returncode == 1, run.stdout.decode()[-2000:]
-    extracted = isolate(suite, "extract", "--test", VICTIM)
-    assert extracted.returncode == 0, extracted.stderr
-    order = next((suite / ".isolate").glob("*/order.txt")).read_text().split()
+    suite, order = serial_recording(SUITE, tmp_path, VICTIM)
     assert order.index(MASKED) + 1 == order.index(CLEANER) < order.index(PLAIN) < order.index(VICTIM)
     return suite
 
@@ -38,11 +33,6 @@ def bisect(suite: Path, *args: str) -> dict[str, Any]:
     proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "400", *args)
     assert proc.returncode == 0, (proc.returncode, proc.stderr)
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
-
-
-def journal(suite: Path) -> list[dict[str, Any]]:
-    path = next((suite / ".isolate").glob("*/journal.jsonl"))
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def test_without_the_scan_the_masked_polluter_is_missed_and_resuming_with_it_adds_it(tmp_path: Path) -> None:
