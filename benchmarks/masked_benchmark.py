@@ -11,7 +11,9 @@ after the masked polluter, the victim passes). The victim never fails on its own
 
 - `search`: the default search (strategies/causes.py) on W workers, as `isolate bisect` runs it
   without `--scan`;
-- `+ scan`: then the scan of every other predecessor alone (strategies/scan.py), as `--scan` adds.
+- `+ scan`: then the scan of every other predecessor alone (strategies/scan.py), as `--scan` adds,
+  seeded with the search's runs as isolate.hunt.scan seeds it (a test already run alone, or last
+  before the victim in a list that passed, is not run again).
 
 A hunt is right when it names both polluters and nothing else. Printed per W: how many of each
 were right, the trials whose answer (the set named) differs from W = 1's, the median runs of the
@@ -29,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from isolate.search.model import Settings  # noqa: E402
+from isolate.search.model import Settings, carry_over  # noqa: E402
 from isolate.search.simulate import (  # noqa: E402
     Cause,
     Suite,
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         for t in range(opts.trials):
             suite, visible, masked = masked_suite(random.Random(t), opts.n, opts.masked_rate)
             rng = random.Random(10_000 + t)
-            verdict, _, _, wall = hunt_wall(suite, settings, rng, batch=w)
+            verdict, seen, _, wall = hunt_wall(suite, settings, rng, batch=w)
             found = frozenset(verdict.culprits) if verdict.kind == "polluter" else frozenset()
             runs[0].append(verdict.runs)
             walls[0].append(wall)
@@ -80,9 +82,12 @@ def main(argv: list[str] | None = None) -> int:
             if verdict.kind == "polluter":
                 rest = rest_suite(suite, found)
                 index = [i for i in range(opts.n) if i not in found]
-                scan, _, _, scan_wall = hunt_wall(rest, Settings(strategy="scan"), rng, batch=w)
+                # seeded as isolate.hunt.scan seeds it: the hunt's runs alone and its passing lists
+                seed = tuple(o for o in carry_over(suite.problem, seen, found)
+                             if len(o.included) <= 1 or not o.failed)
+                scan, _, _, scan_wall = hunt_wall(rest, Settings(strategy="scan"), rng, batch=w, observations=seed)
                 more = found | {index[i] for i in scan.culprits}
-                runs[1].append(scan.runs)
+                runs[1].append(scan.runs - sum(o.count for o in seed))
                 walls[1].append(wall + scan_wall)
             right[0] += found == {visible, masked}
             right[1] += more == {visible, masked}

@@ -4,7 +4,8 @@ added to the verdict.
 
 Its candidates are the hunt's predecessors less the causes found and the module imports; its
 seed evidence is the hunt's runs of the victim alone (the background rate a scan cause must
-beat) and of any candidate alone before it (a candidate the search already ran alone is not run
+beat), of any candidate alone before it, and its passing lists of candidates only (a candidate
+the search already ran alone, or last before the victim in a list that passed, is not run
 again).  Its journal entries carry `phase: "scan"`, so the polluter search never counts them and a
 resumed hunt replays the phase exactly.
 """
@@ -22,8 +23,9 @@ PHASE = "scan"
 
 def scan_evidence(problem: Problem, observations: tuple[Observation, ...], verdict: Verdict
                   ) -> tuple[Evidence, tuple[int, ...]] | None:
-    """The scan's seed evidence (the hunt's runs of the victim alone and of a candidate alone)
-    and its candidates' indices in the hunt's problem; None when no predecessor is left to scan."""
+    """The scan's seed evidence (the hunt's runs of the victim alone, of a candidate alone, and
+    its passing lists of candidates) and its candidates' indices in the hunt's problem; None when
+    no predecessor is left to scan."""
     taken = set(verdict.culprits)
     index = tuple(i for i, t in enumerate(problem.predecessors) if i not in taken and not t.startswith(IMPORT))
     if not index:
@@ -31,9 +33,9 @@ def scan_evidence(problem: Problem, observations: tuple[Observation, ...], verdi
     sub = Problem(tuple(problem.predecessors[i] for i in index), problem.victim,
                   tuple(problem.durations[i] for i in index), problem.victim_duration, problem.startup)
     back = {i: k for k, i in enumerate(index)}
-    alone = tuple(replace(o, included=frozenset(back[i] for i in o.included)) for o in observations
-                  if not o.stored and len(o.included) <= 1 and o.included <= back.keys())
-    return Evidence(sub, alone, {}, (), 0, {}, phase=PHASE), index
+    seed = tuple(replace(o, included=frozenset(back[i] for i in o.included)) for o in observations
+                 if not o.stored and o.included <= back.keys() and (len(o.included) <= 1 or not o.failed))
+    return Evidence(sub, seed, {}, (), 0, {}, phase=PHASE), index
 
 
 def merged(problem: Problem, verdict: Verdict, scanned: Verdict, index: tuple[int, ...],

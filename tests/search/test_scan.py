@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from isolate.search.model import Query, Settings, Verdict
+from isolate.search.model import Observation, Query, Settings, Verdict
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem
 from isolate.search.strategies.scan import decide
 
@@ -64,3 +64,16 @@ def test_a_budget_that_runs_out_stops_the_scan_and_says_more_may_remain() -> Non
     verdict, obs, _ = hunt(s, Settings(strategy="scan", max_runs=3), random.Random(0))
     assert verdict.kind == "not-reproduced" and verdict.runs == 3, verdict
     assert "the budget ran out after 3 of the 10 other predecessors" in verdict.stop and "more may remain" in verdict.stop
+
+
+def test_the_last_test_of_a_list_that_passed_is_not_run_alone_again() -> None:
+    """Nothing ran after it there to undo what it leaves: that pass tells what a run of it alone
+    would.  The other tests of that list are still run alone (a later one may be their cleaner)."""
+    s = masked(9, 1, 1.0, cleaner=4)
+    seed = (Observation(frozenset({1, 4, 6}), False, 1.0),)  # the masked cause, its cleaner, and 6 last
+    verdict, obs, _ = hunt(s, SCAN, random.Random(0), batch=3, observations=seed)
+    ran = {next(iter(o.included)) for o in obs[1:] if len(o.included) == 1}
+    assert 6 not in ran and {1, 4} <= ran and ran | {6} == set(range(9)), ran
+    assert verdict.culprits == (1,), verdict
+    assert "8 of the 9 other predecessors ran alone" in verdict.stop, verdict.stop
+    assert "(1 more were the last test before it in a list that passed)" in verdict.stop, verdict.stop

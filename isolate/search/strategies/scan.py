@@ -12,10 +12,11 @@ has no cleaner after it, so the scan finds every such cause that fails the victi
 run alone, the same at any `--jobs`.
 
 The problem's predecessors are the candidates (the hunt's predecessors less the causes found).
-Each runs alone once (W at a time on W workers); a candidate that made the victim fail is
-confirmed on its own one-test problem by the causes search (its runs alone and the victim's
-alone, until its rate is shown or ruled out), so a scan cause has the same evidence and
-confidence as any other.  A cause whose rate is below 1 is missed by its one run with
+Each runs alone once (W at a time on W workers), unless it was the last test before the victim
+in a list of the hunt that passed (nothing ran after it there to undo it).  A candidate that
+made the victim fail is confirmed on its own one-test problem by the causes search (its runs
+alone and the victim's alone, until its rate is shown or ruled out), so a scan cause has the
+same evidence and confidence as any other.  A cause whose rate is below 1 is missed by its one run with
 probability 1 - rate: the verdict says so.
 
 Pure: no I/O, no clock, no randomness.
@@ -59,17 +60,25 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
         else:
             refuted += 1
     t = tally(observations)
-    untried = [i for i in range(len(problem.predecessors)) if i not in alone]
+    last = _last(observations, alone)
+    untried = [i for i in range(len(problem.predecessors)) if i not in alone and i not in last]
     if untried:
         first = untried[:max(1, batch)]
-        query = Query((first[0],), 1, _reason(problem, len(alone), len(first)), until_failure=False,
+        query = Query((first[0],), 1, _reason(problem, len(alone) + len(last), len(first)), until_failure=False,
                       alongside=tuple(((i,), 1) for i in first[1:]))
         while len(first) > 1 and not fits(problem, query, budget_left(settings, t)):
             first = first[:-1]
             query = replace(query, alongside=query.alongside[:len(first) - 1])
         if fits(problem, query, budget_left(settings, t)):
             return query
-    return _verdict(problem, t, alone, tuple(found), refuted, len(untried))
+    return _verdict(problem, t, alone, len(last), tuple(found), refuted, len(untried))
+
+
+def _last(observations: Sequence[Observation], alone: dict[int, tuple[int, int]]) -> set[int]:
+    """The candidates not run alone that were the last test before the victim in a list that
+    passed: nothing ran after them there to undo what they leave, so that pass tells what a run
+    of them alone would (the hunt's own lists, given as the scan's seed evidence)."""
+    return {max(o.included) for o in observations if len(o.included) > 1 and not o.failed} - alone.keys()
 
 
 def _alone(observations: Sequence[Observation]) -> dict[int, tuple[int, int]]:
@@ -109,16 +118,17 @@ def _reason(problem: Problem, done: int, now: int) -> str:
             " a cause a later test undoes shows only there")
 
 
-def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], found: tuple[FoundCause, ...],
-             refuted: int, untried: int) -> Verdict:
+def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last: int,
+             found: tuple[FoundCause, ...], refuted: int, untried: int) -> Verdict:
     n = len(problem.predecessors)
     ran = len(alone)
+    besides = f" ({last} more were the last test before it in a list that passed)" if last else ""
     if untried:
-        stop = (f"scan: the budget ran out after {ran} of the {n} other predecessors ran alone before the victim;"
-                " more may remain")
+        stop = (f"scan: the budget ran out after {ran} of the {n} other predecessors ran alone before the"
+                f" victim{besides}; more may remain")
     else:
-        stop = (f"scan: each of the {n} other predecessors ran alone before the victim "
-                f"({sum(r for _, r in alone.values())} runs)")
+        stop = (f"scan: {'each' if not last else ran} of the {n} other predecessors ran alone before the victim "
+                f"({sum(r for _, r in alone.values())} runs){besides}")
     if found:
         names = ", ".join(problem.predecessors[c.tests[0]] for c in found)
         stop += (f"; {names} made it fail there, though no list of the rest did: a later test undoes"
