@@ -49,12 +49,13 @@ def merged(problem: Problem, verdict: Verdict, scanned: Verdict, index: tuple[in
     culprits = tuple(sorted(set(verdict.culprits) | {i for c in found for i in c.tests}))
     lines = tuple(c.evidence[0] for c in found) + (scanned.stop,)
     confidence = min([verdict.confidence] + [c.confidence for c in found])
-    # once the scan found more, the search's "no further cause" is superseded as the reason it stopped
+    # once the scan found more, or the budget cut it short, the search's "no further cause" is no
+    # longer the reason the hunt stopped
     return replace(verdict, culprits=culprits, causes=_own(problem, verdict) + found, confidence=confidence,
                    p=max(verdict.p, scanned.p), evidence=verdict.evidence + lines,
                    runs=verdict.runs + scanned.runs - sum(o.count for o in seed),
                    seconds=verdict.seconds + scanned.seconds - sum(o.seconds for o in seed),
-                   stop=scanned.stop if found else verdict.stop)
+                   stop=scanned.stop if found or scanned.kind == "undecided" else verdict.stop)
 
 
 def _own(problem: Problem, verdict: Verdict) -> tuple[FoundCause, ...]:

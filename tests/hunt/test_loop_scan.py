@@ -80,3 +80,18 @@ def test_max_runs_caps_the_whole_hunt_with_its_scan_and_cleaner_phases(tmp_path:
     assert verdict["verdict"] == "polluter" and PLAIN in verdict["culprits"], verdict
     spent = [line for line in verdict["evidence"] if line.startswith("no cleaner found for")]
     assert "budget ran out" in verdict["stop"] or any("the budget ran out after" in line for line in spent), verdict
+
+
+def test_a_scan_cut_short_by_the_budget_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    suite = recorded(tmp_path)
+    first = bisect(suite, "--jobs", "1")
+    cap = str(len(journal(suite)) + 3)  # room for 3 runs of the scan
+    cut = bisect(suite, "--scan", "--max-runs", cap)
+    assert "the budget ran out after" in cut["stop"] and "more may remain" in cut["stop"], cut["stop"]
+    assert set(first["culprits"]) <= set(cut["culprits"]) and cut["runs"] == len(journal(suite)) == int(cap)
+    done = bisect(suite, "--max-runs", "400")  # --scan is kept; the scan goes on from its journal
+    assert {c["name"] for c in done["causes"]} == {PLAIN, MASKED}, done
+    hunt = next((suite / ".isolate").glob("*/"))
+    alone = [(hunt / f"step-{e['step']:03d}.txt").read_text().split() for e in journal(suite) if e.get("phase") == "scan"]
+    scanned = [ids[0] for ids in alone if len(ids) == 2 and ids[0] != MASKED]
+    assert len(scanned) == len(set(scanned)), scanned  # none of the others ran alone twice

@@ -47,7 +47,8 @@ SCAN = "scan"
 def decide(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
            batch: int = 1) -> Query | Verdict:
     """The next candidates to run alone (or a confirmation's runs), or the verdict: "polluter"
-    naming the causes the scan confirmed, else "not-reproduced"."""
+    naming the causes the scan confirmed, else "undecided" when the budget ran out before every
+    candidate ran alone, else "not-reproduced"."""
     alone = _alone(observations)
     found: list[FoundCause] = []
     refuted = 0
@@ -100,7 +101,12 @@ def _confirm(problem: Problem, observations: Sequence[Observation], i: int, sett
                   problem.startup)
     mine = tuple(replace(o, included=frozenset({0}) if o.included else frozenset())
                  for o in observations if o.included in (frozenset({i}), frozenset()))
-    step = causes.decide(one, mine, replace(settings, strategy="isolate", max_runs=None), batch=batch)
+    # the scan's budget left, over the one-test problem's own runs
+    runs, secs = budget_left(settings, tally(observations))
+    own = tally(mine)
+    step = causes.decide(one, mine, replace(
+        settings, strategy="isolate", max_runs=None if settings.max_runs is None else int(runs) + own.total_runs,
+        max_seconds=None if settings.max_seconds is None else secs + own.total_seconds), batch=batch)
     if isinstance(step, Query):
         name = problem.predecessors[i]
         f = sum(o.count for o in mine if o.included and o.failed)
@@ -139,6 +145,7 @@ def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last
         stop += f"; {refuted} made it fail once, but not more often than it fails alone"
     stop += "; a cause that fails it less than every time may be missed in its one run"
     culprits = tuple(sorted(c.tests[0] for c in found))
-    return Verdict("polluter" if found else "not-reproduced", culprits,
+    kind = "polluter" if found else "undecided" if untried else "not-reproduced"
+    return Verdict(kind, culprits,
                    min((c.confidence for c in found), default=0.0), max((c.rate for c in found), default=0.0),
                    0.0, (stop,), t.total_runs, t.total_seconds, (), found, stop)
