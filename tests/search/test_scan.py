@@ -66,6 +66,19 @@ def test_a_budget_that_runs_out_stops_the_scan_and_says_more_may_remain() -> Non
     assert "the budget ran out after 3 of the 10 other predecessors" in verdict.stop and "more may remain" in verdict.stop
 
 
+def test_a_hit_the_budget_leaves_unconfirmed_is_named_as_such_not_as_refuted() -> None:
+    """The cause failed the victim on its one run alone, and the budget ended before the victim
+    alone ran to compare: the scan names it as not confirmed, never as 'not more often than it
+    fails alone', which no run showed."""
+    s = masked(6, 0, 1.0, cleaner=5)
+    verdict, obs, _ = hunt(s, Settings(strategy="scan", max_runs=2), random.Random(0))
+    assert [sorted(o.included) for o in obs] == [[0], []], obs  # the hit, then the victim alone
+    assert verdict.kind == "undecided" and verdict.culprits == () and verdict.runs == 2, verdict
+    name = s.problem.predecessors[0]
+    assert f"{name} made it fail alone (1/1), not confirmed: " in verdict.stop, verdict.stop
+    assert "not more often than it fails alone" not in verdict.stop, verdict.stop
+
+
 def test_the_last_test_of_a_list_that_passed_is_not_run_alone_again() -> None:
     """Nothing ran after it there to undo what it leaves: that pass tells what a run of it alone
     would.  The other tests of that list are still run alone (a later one may be their cleaner)."""

@@ -48,16 +48,19 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
            batch: int = 1) -> Query | Verdict:
     """The next candidates to run alone (or a confirmation's runs), or the verdict: "polluter"
     naming the causes the scan confirmed, else "undecided" when the budget ran out before every
-    candidate ran alone, else "not-reproduced"."""
+    candidate ran alone or before a hit was confirmed, else "not-reproduced"."""
     alone = _alone(observations)
     found: list[FoundCause] = []
     refuted = 0
+    unsettled: list[tuple[int, str]] = []  # hits whose confirmation the budget (or doubt) cut short
     for i in sorted(i for i, (f, _) in alone.items() if f):
         step = _confirm(problem, observations, i, settings, batch)
         if isinstance(step, Query):
             return step
         if step.kind == "polluter" and step.causes:
             found.append(replace(step.causes[0], tests=(i,)))
+        elif step.kind == "undecided":
+            unsettled.append((i, step.stop or "undecided"))
         else:
             refuted += 1
     t = tally(observations)
@@ -72,7 +75,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
             query = replace(query, alongside=query.alongside[:len(first) - 1])
         if fits(problem, query, budget_left(settings, t)):
             return query
-    return _verdict(problem, t, alone, len(last), tuple(found), refuted, len(untried))
+    return _verdict(problem, t, alone, len(last), tuple(found), refuted, unsettled, len(untried))
 
 
 def _last(observations: Sequence[Observation], alone: dict[int, tuple[int, int]]) -> set[int]:
@@ -125,7 +128,7 @@ def _reason(problem: Problem, done: int, now: int) -> str:
 
 
 def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last: int,
-             found: tuple[FoundCause, ...], refuted: int, untried: int) -> Verdict:
+             found: tuple[FoundCause, ...], refuted: int, unsettled: list[tuple[int, str]], untried: int) -> Verdict:
     n = len(problem.predecessors)
     ran = len(alone)
     besides = f" ({last} more were the last test before it in a list that passed)" if last else ""
@@ -139,13 +142,16 @@ def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last
         names = ", ".join(problem.predecessors[c.tests[0]] for c in found)
         stop += (f"; {names} made it fail there, though no list of the rest did: a later test undoes"
                  f" {'it' if len(found) == 1 else 'them'} (--cleaners names which)")
-    elif not refuted:
+    elif not refuted and not unsettled:
         stop += "; none made it fail there"
+    for i, why in unsettled:
+        f, r = alone[i]
+        stop += f"; {problem.predecessors[i]} made it fail alone ({f}/{r}), not confirmed: {why}"
     if refuted:
         stop += f"; {refuted} made it fail once, but not more often than it fails alone"
     stop += "; a cause that fails it less than every time may be missed in its one run"
     culprits = tuple(sorted(c.tests[0] for c in found))
-    kind = "polluter" if found else "undecided" if untried else "not-reproduced"
+    kind = "polluter" if found else "undecided" if untried or unsettled else "not-reproduced"
     return Verdict(kind, culprits,
                    min((c.confidence for c in found), default=0.0), max((c.rate for c in found), default=0.0),
                    0.0, (stop,), t.total_runs, t.total_seconds, (), found, stop)
