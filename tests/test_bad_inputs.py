@@ -214,6 +214,8 @@ CASES += [
         (("bisect", SHORT, "--jobs", "0"), "--jobs"),
         (("bisect", SHORT, "--max-runs", "-1"), "--max-runs"),
         (("bisect", SHORT, "--pytest-arg", "-x"), "--pytest-arg"),
+        (("bisect", SHORT, "--strategy", "manual", "--scan"), "--scan does not apply to --strategy manual"),
+        (("bisect", SHORT, "--strategy", "manual", "--cleaners"), "--cleaners does not apply to --strategy manual"),
         (("replay", "STEP", "--timeout", "inf"), "--timeout"),
         (("replay", "STEP", "--timeout", "nan"), "--timeout"),
         (("replay", "STEP", "--timeout", "0"), "--timeout"),

@@ -55,6 +55,10 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     if not 0.5 <= float(merged["confidence"]) < 1:
         raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")
     _check_repeat(hunt, options.get("repeat"), merged)
+    for phase in ("scan", "cleaners"):  # later phases of the search's polluter verdict (hunt/loop.py)
+        if merged[phase] and merged["strategy"] == "manual":
+            raise UserError(f"--{phase} does not apply to --strategy manual (the hand recipe stops at its"
+                            f" culprit); fix: drop one of them (--no-{phase} if the hunt has it stored)")
     check_history(hunt, list(merged["history_paths"]), merged["history_since"])
     if stored != hunt.settings.get("search"):
         hunt = save_settings(hunt, {**hunt.settings, "search": stored})
