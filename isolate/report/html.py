@@ -217,6 +217,8 @@ def _cause_lines(problem: Problem, observations: Sequence[Observation], counted:
     searched, its confidence once confirmed (search.decide.leading)."""
     tracked: list[tuple[tuple[int, ...], str]] = []
     for cause in (verdict or {}).get("causes") or []:
+        if cause in _scan_causes(verdict):
+            continue  # the search never saw it: the chart would draw it at 0 (listed under the chart)
         tests = [index[name] for name in cause.get("tests", []) if name in index]
         if tests:
             tracked.append((tuple(sorted(tests)), str(cause.get("name"))))
@@ -236,6 +238,13 @@ def _cause_lines(problem: Problem, observations: Sequence[Observation], counted:
                               if a.culprits == c or (a.culprits and set(a.culprits) <= set(c))), default=0.0)
 
     return _series(observations, counted, xs, tracked, at)
+
+
+def _scan_causes(verdict: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The verdict's causes that the scan after the search found (isolate.hunt.scan.merged marks
+    their evidence): no list of the search showed them, so its posterior has none of their mass."""
+    return [c for c in (verdict or {}).get("causes") or []
+            if any(str(line).startswith("found by the scan") for line in c.get("evidence", []))]
 
 
 def cause_counts(ev: Evidence, culprits: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -453,7 +462,15 @@ def _chart_section(p: Page) -> str:
         last = f"{line.points[-1][1]:.3f}" if line.points else "—"
         out.append(f'<li><span class="swatch" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
                    f'<span class="p">{last}</span><span class="id">{e_id(line.name)}</span></li>')
-    out.append("</ul></section>")
+    out.append("</ul>")
+    scanned = _scan_causes(p.verdict)
+    if scanned:
+        names = ", ".join(f'{e_id(str(c.get("name")))} (confidence {float(c.get("confidence", 0)):.3f})'
+                          for c in scanned)
+        out.append(f'<p class="note" id="scan-causes">Found by the scan after the search, which no list of the'
+                   f" search could show (a later test undoes it), so not in this chart: {names}. Its runs alone"
+                   " before the victim are among the steps below.</p>")
+    out.append("</section>")
     return "\n".join(out)
 
 

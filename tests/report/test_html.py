@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from conftest import assert_user_error, copy_suite, isolate, serial_recording, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.store import Hunt, hunt_name
 from isolate.hunt.journal import read_journal
@@ -345,3 +345,24 @@ def test_the_chart_ends_at_the_verdict_with_stored_runs_as_evidence(tmp_path: Pa
     ev = evidence(hunt)
     counted = _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])
     assert counted[0] == ev.history[0] == verdict["history_runs"] and counted[-1] == len(ev.observations), counted
+
+
+def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_path: Path) -> None:
+    """The search's posterior never saw the scan's cause (every list of the search that held it
+    also held its cleaner): drawn, it would sit at 0 beside a verdict that names it at 0.99.  It is
+    named under the chart with its confidence instead, and the search's own cause is drawn."""
+    victim = "unitsfmt.tests.test_d_report.ReportTest.test_distance_line"
+    plain = "unitsfmt.tests.test_b_locale.LocaleTest.test_french_decimal_comma"
+    masked = "unitsfmt.tests.test_a_units.UnitsTest.test_imperial_units"
+    suite, _ = serial_recording("masked_polluter", tmp_path, victim)
+    proc = isolate(suite, "bisect", victim, "--scan", "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    [scanned] = [c for c in verdict["causes"] if c["name"] == masked]
+    out = tmp_path / "report.html"
+    assert isolate(suite, "report", victim, "--html", str(out)).returncode == 0
+    page = dom(out)
+    drawn = {g.attrs["data-name"] for g in page.one("svg", id="chart").all("g", class_="answer")}
+    assert plain in drawn and masked not in drawn, drawn
+    note = page.one("p", id="scan-causes").text
+    assert masked in note and f"(confidence {scanned['confidence']:.3f})" in note, note
