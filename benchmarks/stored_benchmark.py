@@ -11,6 +11,10 @@ median runs (the "none" cells' run counts are heavy-tailed: a few hunts of 5,000
 mean). The stored runs cost no test time and are not counted as runs. `--stale`: the stored runs
 come from another suite of the same scenario (other culprits: history from before a code
 change), to see what misleading stored runs cost and whether they make verdicts wrong.
+`--auto`: both hunts as isolate runs them by default (repeats start by themselves,
+simulate.repeat_trial), the stored runs kept as the chain's prior beside the K-fold runs; without
+it, single runs throughout (`--repeat-victim 1`), as hunts with 20 or more stored runs ran before
+2026-11-25 (repeats did not start, since they left the stored runs out).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ import sys
 import time
 
 from isolate.search.model import Settings
-from isolate.search.simulate import scenario, stored_runs, trial
+from isolate.search.repeats import AUTO_K
+from isolate.search.simulate import repeat_trial, scenario, stored_runs, trial
 
 CELLS = (
     "single p=1", "single p=0.5", "single p=0.2", "single p=1/30", "single p=0.2 q=0.01",
@@ -33,15 +38,19 @@ CELLS = (
 CONFIGS = ("stored", "none")
 
 
-def run_cell(task: tuple[str, int, int, float, int, bool]) -> tuple[str, dict[str, tuple[bool, float, int, float]]]:
+def run_cell(task: tuple[str, int, int, float, int, bool, bool]) -> tuple[str, dict[str, tuple[bool, float, int, float]]]:
     """One suite of a cell, hunted with and without stored runs: (right, confidence, runs, seconds)."""
-    name, n, count, share, seed, stale = task
+    name, n, count, share, seed, stale, auto = task
     out: dict[str, tuple[bool, float, int, float]] = {}
     for config in CONFIGS:
         suite = scenario(name, n, random.Random(f"{name}|{n}|{seed}"))
         source = scenario(name, n, random.Random(f"stale|{name}|{n}|{seed}")) if stale else suite
         past = stored_runs(source, count, share, random.Random(f"stored|{seed}")) if config == "stored" else ()
-        t = trial(suite, Settings(confidence=0.99, max_runs=50_000), random.Random(f"run|{seed}"), stored=past)
+        settings = Settings(confidence=0.99, max_runs=50_000)
+        if auto:
+            t = repeat_trial(suite, settings, random.Random(f"run|{seed}"), AUTO_K, auto=True, stored=past).trial
+        else:
+            t = trial(suite, settings, random.Random(f"run|{seed}"), stored=past)
         out[config] = (t.correct, t.confidence, t.runs, t.seconds)
     return name, out
 
@@ -55,8 +64,9 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cells", nargs="+", default=list(CELLS))
     ap.add_argument("--stale", action="store_true", help="stored runs of another suite (see above)")
+    ap.add_argument("--auto", action="store_true", help="repeats by themselves, stored runs kept (see above)")
     args = ap.parse_args()
-    tasks = [(name, args.n, args.stored, args.share, seed, args.stale)
+    tasks = [(name, args.n, args.stored, args.share, seed, args.stale, args.auto)
              for name in args.cells for seed in range(args.trials)]
     start = time.monotonic()
     by_cell: dict[str, list[dict[str, tuple[bool, float, int, float]]]] = {}
@@ -64,6 +74,7 @@ def main() -> int:
         for name, out in pool.imap_unordered(run_cell, tasks):
             by_cell.setdefault(name, []).append(out)
     print(f"N={args.n}, {args.stored}{' stale' if args.stale else ''} stored runs (share {args.share:g}),"
+          f"{' repeats by themselves,' if args.auto else ''}"
           f" {args.trials} trials a cell,"
           f" confidence 0.99; {time.monotonic() - start:.0f} s wall, {args.jobs} jobs")
     print("| scenario | right stored / none | mean confidence stored / none | mean runs stored / none"

@@ -75,6 +75,9 @@ class Settings:
     # several causes: after each cause, rule out further causes down to this fraction of the
     # weakest rate found before stopping; 0 stops at the first cause
     further: float = 1.0
+    # executions of the victim a new run is judged on (--repeat-victim; isolate.hunt.evidence):
+    # above 1, a stored run (one execution) is on another scale than a new run's K-fold rate
+    executions: int = 1
 
 
 @dataclass(frozen=True)

@@ -363,7 +363,8 @@ class RepeatTrial:
 
 
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
-                 check: bool = True, auto: bool = False, batch: int = 1, ahead: bool | None = None) -> RepeatTrial:
+                 check: bool = True, auto: bool = False, batch: int = 1, ahead: bool | None = None,
+                 stored: tuple[Observation, ...] = ()) -> RepeatTrial:
     """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
     of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
@@ -380,7 +381,11 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     `ahead` (with `auto`; None: as the hunts choose, isolate.search.repeats.ahead for `batch`
     runs at once): every run executes the victim AUTO_K times from the first one, judged on its
     first execution until ahead_next() starts the check (then no run is left out, since each
-    already holds its K executions) or stops the extra executions."""
+    already holds its K executions) or stops the extra executions.
+
+    `stored` runs (stored_runs, single executions) are evidence from the start and stay evidence
+    beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
+    chain's prior); they never keep repeats from starting, and they are no runs."""
     from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, ahead_next, alike, automatic,
                                         choose, flaky, stance)
     from isolate.search.repeats import ahead as runs_ahead
@@ -435,7 +440,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         start(asked)
     while True:
         seen = replace(problem, victim_duration=problem.victim_duration * used)
-        obs: list[Observation] = []  # consecutive alike runs as one observation with a count
+        obs: list[Observation] = list(stored)  # consecutive alike runs as one observation with a count
         for inc, e in runs[single if used > 1 else 0:]:
             failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
             if obs and obs[-1].included == inc and obs[-1].failed == failed:
@@ -448,8 +453,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             executing = 1
             continue
         most = settings.max_runs
-        step = decide(seen, obs, settings if most is None or used < 2 else replace(settings, max_runs=max(0, most - single)),
-                      batch=batch)
+        step = decide(seen, obs, replace(settings, executions=used, max_runs=settings.max_runs if most is None or used < 2
+                                         else max(0, most - single)), batch=batch)
         if auto and not started and not off and isinstance(step, Query):
             first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
                      None if most is None else most - len(runs))

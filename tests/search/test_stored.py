@@ -78,3 +78,21 @@ def test_stale_stored_runs_do_not_decide_the_verdict() -> None:
     # looking for a further cause among tests no new run failed with (that took thousands of runs)
     _, fresh, _ = hunt(s, Settings(), random.Random(3))
     assert sum(o.count for o in obs) - len(past) <= 2 * sum(o.count for o in fresh)
+
+
+def test_with_k_fold_runs_a_cause_rate_comes_from_new_runs_not_stored_single_executions() -> None:
+    """A run of 10 executions fails at 1 - 0.8^10 where a stored run (one execution) failed at
+    0.2.  Read on one scale, the stored runs that held the cause would make it look weak, and the
+    check for a further cause would run the rest many more times; `Settings.executions` keeps
+    them to the chain's prior."""
+    n, culprit = 12, 5
+    k_fold = suite(n, culprit, rate=1 - 0.8 ** 10)
+    past = stored_runs(suite(n, culprit, rate=0.2), 40, 0.5, random.Random(1))
+    rest = frozenset(range(n)) - {culprit}
+
+    def runs_of_the_rest(executions: int) -> int:
+        verdict, obs, _ = hunt(k_fold, Settings(executions=executions), random.Random(2), observations=past)
+        assert verdict.kind == "polluter" and verdict.culprits == (culprit,), verdict
+        return sum(o.count for o in obs if o.included == rest and not o.stored)
+
+    assert runs_of_the_rest(10) < runs_of_the_rest(1)

@@ -142,9 +142,10 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
         if isinstance(action, _End):
             return _Replay(tuple(found), replace(action, leaders=leaders), leaders)
         tests, rate, confidence = action
-        held = frozenset(tests)
-        f = sum(o.count for o in obs if o.failed and held <= o.included)
-        r = sum(o.count for o in obs if held <= o.included)
+        held = frozenset(tests)  # its rate; a stored run's one execution tells no K-fold rate
+        same = settings.executions == 1
+        f = sum(o.count for o in obs if o.failed and held <= o.included and (same or not o.stored))
+        r = sum(o.count for o in obs if held <= o.included and (same or not o.stored))
         found.append(_held(tuple(sorted(index[i] for i in tests)), rate, confidence, f, r))
         obs = carry_over(sub, obs, tests)
         sub = without(sub, tests)
@@ -169,22 +170,23 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         settings = replace(settings, rates=replace(settings.rates,
                                                    deterministic=max(settings.rates.deterministic, 0.5)))
     chain = threshold.cost_chain(problem)
+    # stored runs (other orders) are the chain's prior, new runs its likelihood (stored.py), and
+    # only new runs show what a test alone does (a stored run ran the victim once, in another order)
+    own = tally(o for o in obs if not o.stored) if any(o.stored for o in obs) else t
     if later:
-        probe = _probe_classmates(problem, t, chain, found_ids, settings, batch, budget)
+        probe = _probe_classmates(problem, own, chain, found_ids, settings, batch, budget)
         if probe is not None:
             return probe, ()
     weight = _scope_weight(problem, chain, found_ids)
-    # stored runs (other orders) are the chain's prior, new runs its likelihood (stored.py)
     pri = stored.prior(chain, weight, settings.prior_none, obs, settings)
     chain, weight = pri.chain, pri.weight
-    own = tally(o for o in obs if not o.stored) if any(o.stored for o in obs) else t
     if later and (n == 0 or own.total_fails == 0):  # stored failures are the prior's: only new runs count here
         done = sum(r for s, r in zip(own.sets, own.runs) if len(s) == n)  # passes of the rest (none failed)
         cap = 1.0
         if pri.suspects and pri.beyond < 0.5:
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
-            cap = pri.rate / settings.further
+            cap = k_fold(pri.rate, settings.executions) / settings.further
         sharper = _sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
             return _Whole(sharper), ()
@@ -220,7 +222,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             return _End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
                                  f"background (confidence {mass:.3f})"), mass), leaders
         return _fails_alone(problem, th, settings, batch, budget, mass), leaders
-    shown = _shown_alone(problem, t, settings)
+    shown = _shown_alone(problem, own, settings)
     if shown is not None:
         return shown, leaders
     # A leader the stored runs alone made (its prefix never failed in a new run) is tested by
@@ -509,6 +511,12 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
                               f"{done} runs ({need} would rule out {what})")
     return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
                                      f" (up to {_n(need - done, 'run')})")
+
+
+def k_fold(rate: float, k: int) -> float:
+    """A stored run's rate (one execution of the victim) as a rate of runs of k executions, each
+    failing independently (what the repeat check of isolate.hunt.repeatcheck stands for)."""
+    return 1.0 - (1.0 - rate) ** k
 
 
 def _n(count: int, noun: str) -> str:
