@@ -139,10 +139,16 @@ def seed(hunt: Hunt, problem: Problem) -> Evidence:
 
 def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
     """The stored runs kept in `history.jsonl` as observations over the hunt's candidates (for
-    the Bayesian search, unless the hunt switched history off). They take no test time."""
+    the Bayesian search, unless the hunt switched history off). They take no test time.
+
+    While the victim runs K > 1 times a run, only the several-causes search keeps them: it reads
+    stored runs into its chain's prior alone (which predecessors they suspect, their own rates
+    integrated out: isolate.search.stored), never as runs of its lists, so a stored run's one
+    execution is no K-fold run there; the single-cause search would count it as one."""
     search = hunt.settings.get("search", {})
-    if not search.get("history", True) or search.get("strategy", "isolate") == "manual" or repeat_of(hunt) > 1:
-        return ()  # a stored run executed the victim once: no observation of a K-fold run
+    strategy = search.get("strategy", "isolate")
+    if not search.get("history", True) or strategy == "manual" or (repeat_of(hunt) > 1 and strategy != "isolate"):
+        return ()
     expected = signature_from_traceback(hunt.failure())
     any_failure = bool(search.get("any_failure")) or expected is None
     index = {test_id: i for i, test_id in enumerate(problem.predecessors)}

@@ -204,6 +204,8 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             # the search gets what is left on top of the observations it sees (stored runs are no runs)
             seen = sum(o.count for o in observations)
             settings = replace(settings, max_runs=seen + max(0, most - ev.entries))
+        # the executions each run is judged on: stored runs (one each) are read on their own scale
+        settings = replace(settings, executions=repeat_of(hunt))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries

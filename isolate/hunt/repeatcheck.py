@@ -65,7 +65,8 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
     reproduced = sum(o.count for o in new if o.failed)
     seen = f"{runs} runs passed" if not reproduced else f"{reproduced} of {runs} runs reproduced the failure"
     auto = read_repeat_auto(hunt)
-    if auto is None and ev.entries == 0 and ahead(jobs, ev.history[0], room):
+    left = left_out(ev, strategy)
+    if auto is None and ev.entries == 0 and ahead(jobs, left, room):
         why = (f"with {jobs} runs at once, each run executes the victim {AUTO_K} times in one process from the first"
                " one, counted by its first execution until repeats are worth checking (then no run is left out;"
                " --repeat-victim 1 turns this off)")
@@ -77,7 +78,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         if not ahead_waiting(hunt):
             return False
         k_fold_runs, alone = k_fold(hunt)
-        state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), ev.history[0], room,
+        state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room,
                            k_fold_runs, int(auto["repeat"]))
         if state == OFF:
             why = (_together(k_fold_runs) if alike(k_fold_runs, int(auto["repeat"]))
@@ -91,7 +92,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         display.info(f"repeats: {seen}: checking whether the runs' {auto['repeat']} executions are evidence")
         start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
         return True
-    if not automatic(runs, reproduced, flaky((o.included, o.failed) for o in new), ev.history[0], room):
+    if not automatic(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room):
         return False
     why = (f"{seen}: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in one process"
            " (more evidence per start-up; --repeat-victim 1 turns this off)")
@@ -100,6 +101,13 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
     set_repeat(runner, AUTO_K)
     start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
     return True
+
+
+def left_out(ev: Evidence, strategy: str) -> int:
+    """The stored runs that K-fold runs would leave out of the evidence: none for the several-causes
+    search, which keeps them as its chain's prior (isolate.hunt.evidence), all for the single-cause
+    search."""
+    return 0 if strategy == "isolate" else ev.history[0]
 
 
 def _write_auto(data: dict[str, Any], hunt: Hunt) -> None:

@@ -80,7 +80,8 @@ def render(hunt: Hunt) -> str:
 def gather(hunt: Hunt) -> Page:
     ev = evidence(hunt)
     entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
-    settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)))
+    settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)),
+                        executions=repeat_of(hunt))
     verdict = read_verdict(hunt)
     counted = _observations_after_each_entry(hunt, ev, entries)
     steps = step_runs(hunt, entries)

@@ -52,11 +52,13 @@ AUTO_AFTER or more runs either all passed, or no deterministic cause (a test, or
 must both run) explains them: some list that reproduced the failure holds no test that never
 passed and no two tests that never passed together (`flaky`: a deterministic cause makes every
 list holding it fail, and repeats would only cost it the check). They start with AUTO_K executions per run and the
-same check. The single runs made before are left out of the evidence while K > 1, like the
-stored history, and count again if the check turns repeats off; so repeats do not start once
-more than AUTO_LATEST runs would be left out, nor when the stored history already holds
-HISTORY_MOST runs, nor when --max-runs leaves less than AUTO_ROOM runs (the check's CHECK_RUNS
-would eat the budget).
+same check. The single runs made before are left out of the evidence while K > 1, and count
+again if the check turns repeats off; so repeats do not start once more than AUTO_LATEST runs
+would be left out, nor when --max-runs leaves less than AUTO_ROOM runs (the check's CHECK_RUNS
+would eat the budget). Stored runs stay evidence in the several-causes search, which reads them
+into its chain's prior only (isolate.hunt.evidence); the single-cause search would leave them
+out too, so there repeats do not start when HISTORY_MOST of them are evidence (`history` below
+counts the stored runs repeats would leave out).
 
 With AHEAD_JOBS or more runs at once (`ahead`), nothing is left out: from the hunt's first run
 every run executes the victim AUTO_K times, and counts by its first execution until `automatic`
@@ -86,7 +88,7 @@ THETAS = tuple((j + 0.5) / 40 for j in range(40))  # later_e's alternatives, wei
 AUTO_AFTER = 2  # single runs before repeats may start by themselves...
 AUTO_LATEST = 60  # ...and the most they may leave out
 AUTO_K = 10  # the executions per run they start with (the check may lower it)
-HISTORY_MOST = 20  # stored runs worth more than what repeats would bring
+HISTORY_MOST = 20  # stored runs worth more than what repeats would bring, where repeats leave them out
 AUTO_ROOM = 4 * CHECK_RUNS  # runs --max-runs must still allow
 AHEAD_JOBS = 2  # runs at once from which the executions run ahead from the first run
 
@@ -217,7 +219,8 @@ def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int |
     """Whether repeats start by themselves now, in a hunt without --repeat-victim: `runs` single
     runs of the hunt so far (`left_out`: they would be left out, so at most AUTO_LATEST of them),
     `reproduced` of them reproduced the failure, `flaky` (see `flaky`); `history` stored runs are
-    evidence, `room` runs are left in --max-runs (None: no limit). See the module docstring."""
+    evidence that K-fold runs would leave out, `room` runs are left in --max-runs (None: no limit).
+    See the module docstring."""
     return (AUTO_AFTER <= runs and (runs <= AUTO_LATEST or not left_out) and (not reproduced or flaky)
             and history < HISTORY_MOST and (room is None or room >= AUTO_ROOM))
 

@@ -17,10 +17,10 @@ import pytest
 from conftest import assert_user_error, copy_suite, isolate, record_failure, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
-from isolate.hunt.repeatcheck import _single_runs, repeat_text
+from isolate.hunt.repeatcheck import _single_runs, left_out, repeat_text
 from isolate.hunt.store import Hunt, ahead_waiting, executions_of, read_repeat_auto, repeat_of
 from isolate.report.html import _observations_after_each_entry
-from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, Q_MAX
+from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, HISTORY_MOST, Q_MAX
 
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
 SP_POLLUTER = "tokenstore.tests.test_session.SessionTest.test_login_issues_token"
@@ -37,6 +37,11 @@ def self_polluter(tmp_path: Path) -> Path:
 def fails_alone(tmp_path: Path) -> Path:
     """sample_suites/fails_alone with a stored run in which the victim failed (at rate 0.5)."""
     return record_failure(copy_suite("fails_alone", tmp_path), FA_VICTIM, SAMPLE_RACE_RATE="0.5")
+
+
+def others(suite: Path) -> int:
+    """The suite's stored runs but the one its hunt was extracted from: the hunt's history."""
+    return sum(p.name.isdigit() for p in (suite / ".stestr").iterdir()) - 1
 
 
 def hunt_dir(suite: Path) -> Path:
@@ -103,7 +108,8 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
     alone = [e for e in entries if e["outcome"] in ("pass", "fail")]
     first = sum(e["executions"][0] == "r" for e in alone if e["step"] == entries[0]["step"])
     assert finding.startswith(f"fails on its own: {first}/")
-    assert verdict["history_runs"] == 0  # stored runs executed the victim once: not K-fold evidence
+    # the stored runs stay the chain's prior beside the K-fold runs (isolate.hunt.evidence)
+    assert verdict["history_runs"] == others(suite)
     # the rate of a K-fold run alone, as the check chose K, stays near Q_MAX or below
     k_fold_alone = [e["executions"][:check["used"]] for e in alone if e["step"] == entries[0]["step"]]
     assert sum("r" in e for e in k_fold_alone) / len(k_fold_alone) < Q_MAX + 0.25
@@ -168,12 +174,13 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     assert verdict["repeats"]["auto"] is True and verdict["repeats"]["asked"] == AUTO_K, verdict["repeats"]
     assert verdict["repeats"]["ahead"] is False
     assert verdict["repeats"]["summary"].startswith(f"started by themselves after {single} single runs passed")
-    assert verdict["history_runs"] == 0
+    assert verdict["history_runs"] == others(suite)
     # the HTML report's chart reads the evidence as the hunt does: the single runs left out
     hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
     ev = evidence(hunt)
     counted = _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])
-    assert counted[single] == 0 and counted[-1] == len(ev.observations) == verdict["runs"] - single, counted
+    stored = verdict["history_runs"]  # first, and kept
+    assert counted[single] == stored and counted[-1] == len(ev.observations) == verdict["runs"] - single + stored, counted
     once = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--json", SAMPLE_RACE_RATE="0.05")
     assert once.returncode == 3, once.stderr
     counted = json.loads(once.stdout)
@@ -202,8 +209,8 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     assert check["state"] == "on" and check["used"] > 1, check
     hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
     ev = evidence(hunt)
-    assert len(ev.observations) == 60  # no run left out
-    assert _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])[1] == 1
+    assert ev.history[0] == others(suite) and len(ev.observations) == ev.history[0] + 60  # no run left out
+    assert _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])[1] == ev.history[0] + 1
     resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "3000", "--json", "--jobs", "2", SAMPLE_RACE_RATE="0.05")
     assert resumed.returncode == 3, resumed.stderr
     verdict = json.loads(resumed.stdout)
@@ -308,3 +315,28 @@ def test_a_full_disk_stops_the_check_with_one_line(tmp_path: Path) -> None:
     assert error.startswith("isolate: error: cannot write ") and "queries.jsonl" in error, error
     assert "No space left on device" in error and "free disk space" in error, error
     assert not (hunt_dir(suite) / "journal.jsonl").exists()
+
+
+def test_many_stored_runs_do_not_keep_repeats_from_starting_and_stay_evidence(tmp_path: Path) -> None:
+    """HISTORY_MOST stored runs or more used to keep repeats from starting (K-fold runs left them
+    out), so a flaky victim with a long history was hunted with single runs only.  The default
+    search reads stored runs into its chain's prior alone, so it keeps them beside K-fold runs:
+    repeats start as they would without them, and the verdict still counts them.  The
+    single-cause search would read a stored run as a K-fold run: for it they still count as left
+    out, and hold repeats back."""
+    suite = copy_suite("fails_alone", tmp_path)
+    for _ in range(HISTORY_MOST):
+        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
+    record_failure(suite, FA_VICTIM, SAMPLE_RACE_RATE="0.5")
+    proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM + 3), "--json",
+                   "--no-fork-server", "--jobs", "1", SAMPLE_RACE_RATE="0")
+    assert proc.returncode in (4, 5), proc.stderr  # never reproduced now: not-reproduced, or undecided
+    verdict = json.loads(proc.stdout)
+    assert verdict["history_runs"] == others(suite) >= HISTORY_MOST, verdict
+    auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
+    assert (auto["repeat"], auto.get("ahead", False)) == (AUTO_K, False) and AUTO_AFTER <= auto["from"], auto
+    assert all(len(e["executions"]) == AUTO_K for e in journal(suite)[auto["from"]:]), journal(suite)
+    hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
+    ev = evidence(hunt)  # K-fold now, the stored runs first and kept
+    assert ev.history[0] == verdict["history_runs"] and all(o.stored for o in ev.observations[:ev.history[0]])
+    assert left_out(ev, "isolate") == 0 and left_out(ev, "single") == ev.history[0]
