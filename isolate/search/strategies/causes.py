@@ -186,7 +186,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
         if pri.suspects and pri.beyond < 0.5:
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
-            cap = k_fold(pri.rate, settings.executions) / settings.further
+            cap = k_fold_rate(pri.rate, settings.executions) / settings.further
         sharper = _sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
             return _Whole(sharper), ()
@@ -513,7 +513,7 @@ def _no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int,
                                      f" (up to {_n(need - done, 'run')})")
 
 
-def k_fold(rate: float, k: int) -> float:
+def k_fold_rate(rate: float, k: int) -> float:
     """A stored run's rate (one execution of the victim) as a rate of runs of k executions, each
     failing independently (what the repeat check of isolate.hunt.repeatcheck stands for)."""
     return 1.0 - (1.0 - rate) ** k
