@@ -217,8 +217,9 @@ def _cause_lines(problem: Problem, observations: Sequence[Observation], counted:
     leading now), its probability after every run: the round's posterior while it was being
     searched, its confidence once confirmed (search.decide.leading)."""
     tracked: list[tuple[tuple[int, ...], str]] = []
+    scanned = _scan_causes(verdict)
     for cause in (verdict or {}).get("causes") or []:
-        if cause in _scan_causes(verdict):
+        if cause in scanned:
             continue  # the search never saw it: the chart would draw it at 0 (listed under the chart)
         tests = [index[name] for name in cause.get("tests", []) if name in index]
         if tests:
