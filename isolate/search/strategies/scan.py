@@ -50,11 +50,13 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
     naming the causes the scan confirmed, else "undecided" when the budget ran out before every
     candidate ran alone or before a hit was confirmed, else "not-reproduced"."""
     alone = _alone(observations)
+    t = tally(observations)
+    budget = budget_left(settings, t)
     found: list[FoundCause] = []
     refuted = 0
     unsettled: list[tuple[int, str]] = []  # hits whose confirmation the budget (or doubt) cut short
     for i in sorted(i for i, (f, _) in alone.items() if f):
-        step = _confirm(problem, observations, i, settings, batch)
+        step = _confirm(problem, observations, i, settings, batch, budget)
         if isinstance(step, Query):
             return step
         if step.kind == "polluter" and step.causes:
@@ -63,17 +65,16 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
             unsettled.append((i, step.stop or "undecided"))
         else:
             refuted += 1
-    t = tally(observations)
     last = _last(observations, alone)
     untried = [i for i in range(len(problem.predecessors)) if i not in alone and i not in last]
     if untried:
         first = untried[:max(1, batch)]
         query = Query((first[0],), 1, _reason(problem, len(alone) + len(last), len(first)), until_failure=False,
                       alongside=tuple(((i,), 1) for i in first[1:]))
-        while len(first) > 1 and not fits(problem, query, budget_left(settings, t)):
+        while len(first) > 1 and not fits(problem, query, budget):
             first = first[:-1]
             query = replace(query, alongside=query.alongside[:len(first) - 1])
-        if fits(problem, query, budget_left(settings, t)):
+        if fits(problem, query, budget):
             return query
     return _verdict(problem, t, alone, len(last), tuple(found), refuted, unsettled, len(untried))
 
@@ -97,15 +98,16 @@ def _alone(observations: Sequence[Observation]) -> dict[int, tuple[int, int]]:
 
 
 def _confirm(problem: Problem, observations: Sequence[Observation], i: int, settings: Settings,
-             batch: int) -> Query | Verdict:
+             batch: int, budget: tuple[float, float]) -> Query | Verdict:
     """The causes search on the one-test problem of candidate `i`: its runs alone and the
-    victim's alone are the evidence; its query is read back into the scan's indices."""
+    victim's alone are the evidence, `budget` what the scan has left (runs, seconds); its query is
+    read back into the scan's indices."""
     one = Problem((problem.predecessors[i],), problem.victim, (problem.durations[i],), problem.victim_duration,
                   problem.startup)
     mine = tuple(replace(o, included=frozenset({0}) if o.included else frozenset())
                  for o in observations if o.included in (frozenset({i}), frozenset()))
     # the scan's budget left, over the one-test problem's own runs
-    runs, secs = budget_left(settings, tally(observations))
+    runs, secs = budget
     own = tally(mine)
     step = causes.decide(one, mine, replace(
         settings, strategy="isolate", max_runs=None if settings.max_runs is None else int(runs) + own.total_runs,
