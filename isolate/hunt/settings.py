@@ -11,7 +11,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.hunt.history import check as check_history
-from isolate.hunt.store import Hunt, repeat_asked, save_settings, search_problem
+from isolate.hunt.store import Hunt, repeat_asked, repeat_of, save_settings, search_problem
 from isolate.search.model import Settings
 
 DEFAULTS: dict[str, Any] = {
@@ -91,6 +91,13 @@ def search_settings(merged: dict[str, Any], jobs: int) -> Settings:
         strategy=merged["strategy"],
         further=float(merged["further"]),
     )
+
+
+def reading_settings(hunt: Hunt) -> Settings:
+    """The search's settings for reading a hunt's evidence again (status, the HTML report): its
+    stored confidence, and the executions its runs are judged on (isolate.hunt.store.repeat_of)."""
+    return Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)),
+                    executions=repeat_of(hunt))
 
 
 def project_kind(hunt: Hunt) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
 from isolate.hunt.journal import Entry, judged_for, read_journal
-from isolate.hunt.settings import project_kind
+from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, step_runs
@@ -80,8 +80,7 @@ def render(hunt: Hunt) -> str:
 def gather(hunt: Hunt) -> Page:
     ev = evidence(hunt)
     entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
-    settings = Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)),
-                        executions=repeat_of(hunt))
+    settings = reading_settings(hunt)
     verdict = read_verdict(hunt)
     counted = _observations_after_each_entry(hunt, ev, entries)
     steps = step_runs(hunt, entries)

@@ -16,10 +16,10 @@ from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
 from isolate.hunt.repeatcheck import hunt_findings, repeat_text
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_asked, repeat_of
+from isolate.hunt.settings import reading_settings
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_asked
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
-from isolate.search.model import Settings
 from isolate.search.posterior import Answer
 from isolate.search.decide import leading
 
@@ -46,7 +46,7 @@ def status(hunt: Hunt) -> Status:
     last = ev.steps.get(entries[-1].step) if entries else None
     candidates = len(last) - 1 if last else len(ev.problem.predecessors)
     search = hunt.settings.get("search", {})
-    settings = Settings(confidence=float(search.get("confidence", 0.99)), executions=repeat_of(hunt))
+    settings = reading_settings(hunt)
     try:
         problem, observations, dropped = without_hangs(ev, search.get("timeout"))
         stopped: tuple[str, ...] = ()
