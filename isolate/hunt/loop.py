@@ -36,8 +36,8 @@ from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
-from isolate.search.repeats import ALIKE_RUNS, per_execution
-from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost
+from isolate.search.repeats import ALIKE_RUNS
+from isolate.search.model import Observation, Problem, Query, Settings, Verdict, chance_at_least, run_cost
 
 
 ALONE = {"setters": "passes alone", "cleaners": "no cleaner", "scan": "none alone"}  # a phase's empty answer, for progress
@@ -45,7 +45,12 @@ ALONE = {"setters": "passes alone", "cleaners": "no cleaner", "scan": "none alon
 
 # A state-setter must at least double the victim's pass rate to be told from it (the rate prior's
 # min_ratio, inverted): a victim that fails on its own less often than this is not searched for one.
+# Beyond doubt (SURE), not by a point estimate: a victim failing alone 3 times in 10 reads 6/10 on
+# its dozen runs alone one hunt in 20. While its runs alone leave it open the victim runs alone
+# again, up to SETTLE_RUNS runs alone in all (a deterministic one: 2 or 3 more).
 BRITTLE_FROM = 0.5
+SURE = 0.95
+SETTLE_RUNS = 30
 
 
 class Interrupted(Exception):
@@ -136,21 +141,25 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     verdict when asked (--cleaners).  `told`: what the display was already told this session;
     `earlier`: runs of an earlier phase that the verdict counts too (its `runs` is the hunt's)."""
     told = set() if told is None else told
-    problem, observations, ev, said, answer = _search(hunt, display, runner, merged, jobs, settings, ev, told)
+    searched = _search(hunt, display, runner, merged, jobs, settings, ev, told)
+    brittle = False
+    if settings.strategy == "isolate":
+        searched, brittle = _brittle(hunt, display, runner, merged, jobs, settings, told, searched)
+    problem, observations, ev, said, answer = searched
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
     repeats = (f"repeats: {repeat_text(hunt)}",) if repeat_asked(hunt) > 1 else ()
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
-    if answer.kind == "fails-alone" and settings.strategy == "isolate" and per_execution(answer.q, repeat_of(hunt)) >= BRITTLE_FROM:
+    if brittle:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
         shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
         mine = answer.runs - ev.history[0] - shared  # this phase's new runs (stored ones are not runs)
-        brittle = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told, mine)
-        if brittle is not None and brittle.verdict.kind == "brittle":
-            return brittle
-        if brittle is not None:  # both phases' new runs, as the saved verdict counts them
-            answer = replace(answer, runs=int(brittle.data["runs"]) + ev.history[0], evidence=answer.evidence + (
-                f"no state-setter found: {brittle.verdict.stop or brittle.verdict.kind}",))
+        setter = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told, mine)
+        if setter is not None and setter.verdict.kind == "brittle":
+            return setter
+        if setter is not None:  # both phases' new runs, as the saved verdict counts them
+            answer = replace(answer, runs=int(setter.data["runs"]) + ev.history[0], evidence=answer.evidence + (
+                f"no state-setter found: {setter.verdict.stop or setter.verdict.kind}",))
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
         answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)
     hints = None
@@ -220,6 +229,36 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
             continue  # the check's runs may be evidence now
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+
+
+Searched = tuple[Problem, tuple[Observation, ...], Evidence, tuple[str, ...], Verdict]  # what _search returns
+
+
+def _brittle(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,
+             told: set[str], searched: Searched) -> tuple[Searched, bool]:
+    """After a fails-alone verdict with tests to hunt a state-setter among (isolate.hunt.setters):
+    whether the victim alone fails at least BRITTLE_FROM of the time with probability SURE (not if
+    it fails less often, or the runs alone or the budget run out first), and the search's answer
+    then. While its runs alone leave that open, the victim runs alone again, `jobs` runs at a time."""
+    line = 1 - (1 - BRITTLE_FROM) ** repeat_of(hunt)  # a K-fold run's rate, its executions failing at BRITTLE_FROM
+    most = settings.max_runs
+    while True:
+        problem, observations, ev, _, answer = searched
+        if answer.kind != "fails-alone" or ev.prefix or setter_evidence(hunt, problem) is None:
+            return searched, False
+        alone = [o for o in observations if not o.included]
+        runs = sum(o.count for o in alone)
+        chance = chance_at_least(sum(o.count for o in alone if o.failed), runs, line)
+        if chance >= SURE:
+            return searched, True
+        deadline = _deadline(hunt, merged)
+        room = jobs if most is None else min(jobs, most - ev.entries)
+        if chance <= 1 - SURE or runs >= SETTLE_RUNS or room < 1 or (deadline is not None and deadline <= time.monotonic()):
+            return searched, False
+        query = Query((), room, "does it fail on its own more often than not? (then a state-setter may be missing)",
+                      until_failure=False)
+        _run_query(hunt, problem, observations, ev, query, runner, room, merged, display, settings, deadline)
+        searched = _search(hunt, display, runner, merged, jobs, settings, None, told)
 
 
 def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,

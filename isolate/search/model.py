@@ -187,6 +187,21 @@ def reproduce_cap(settings: Settings) -> int:
     return runs_for(settings.confidence, settings.rates.p_min)
 
 
+def chance_at_least(fails: int, runs: int, rate: float) -> float:
+    """The probability that a failure rate is `rate` or more after `fails` failures in `runs`
+    runs, from a uniform prior: the Beta(fails + 1, passes + 1) tail, which for whole counts is
+    P(Binomial(runs + 1, rate) <= fails)."""
+    if rate <= 0:
+        return 1.0
+    if rate >= 1:
+        return 0.0
+    n = runs + 1
+    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+            + i * math.log(rate) + (n - i) * math.log1p(-rate) for i in range(fails + 1)]
+    top = max(logs)
+    return min(1.0, math.exp(top) * sum(math.exp(x - top) for x in logs))
+
+
 def runs_for(confidence: float, rate: float) -> int:
     """Pass-only runs to see a failure of probability `rate` with `confidence`: the fewest n with
     (1 - rate)^n <= 1 - confidence.  The ratio of logarithms is rounded up past a few ulps of

@@ -59,6 +59,20 @@ def test_brittle_victim_names_its_setter(tmp_path: Path) -> None:
     assert f"leading: setter {SETTER} (" in status.stdout, status.stdout
 
 
+def test_the_setter_phase_waits_until_the_victim_fails_alone_more_often_than_not(tmp_path: Path) -> None:
+    """2 failures in 2 runs alone leave 1 chance in 8 that it fails alone less than half the time
+    (no setter could be told apart then): one job at a time it runs alone until 4/4 (0.97)."""
+    suite = recorded(tmp_path)
+    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "400", "--jobs", "1", "--no-fork-server")
+    assert proc.returncode == 6, proc.stderr
+    before = proc.stderr[:proc.stderr.index("looking for a state-setter")]
+    assert "does it fail on its own more often than not?" in before, before
+    [alone] = {line.split("step ")[1].split(":")[0] for line in before.splitlines() if "0 predecessors + victim" in line}
+    journal = [json.loads(line) for line in next((suite / ".isolate").glob("*/journal.jsonl")).read_text().splitlines()]
+    runs = [e["outcome"] for e in journal if e["step"] == int(alone) and "phase" not in e]
+    assert runs == ["fail"] * 4, runs
+
+
 def test_the_two_lists_replay_as_the_verdict_says(tmp_path: Path) -> None:
     suite = recorded(tmp_path)
     _, verdict = bisect(suite)

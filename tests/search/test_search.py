@@ -28,6 +28,7 @@ from isolate.search.model import (
     Settings,
     Verdict,
     carry_over,
+    chance_at_least,
     runs_for,
     tally,
     without,
@@ -62,6 +63,20 @@ def test_runs_for_is_the_fewest_passes_that_would_show_the_rate() -> None:
             n = runs_for(confidence, rate)
             assert (1 - rate) ** n <= (1 - confidence) * (1 + 1e-9), (confidence, rate, n)
             assert n == 1 or (1 - rate) ** (n - 1) > 1 - confidence, (confidence, rate, n)
+
+
+def test_chance_at_least_is_the_tail_of_the_beta_posterior() -> None:
+    """P(rate >= x) after f failures in n runs from a uniform prior, against the integral of
+    x^f (1 - x)^(n - f) by the midpoint rule; and the figures the state-setter gate rests on."""
+    for fails, runs in ((0, 0), (2, 2), (6, 10), (7, 10), (1, 30), (40, 60)):
+        for rate in (0.1, 0.3, 0.5, 0.9):
+            grid = [(i + 0.5) / 20000 for i in range(20000)]
+            density = [x ** fails * (1 - x) ** (runs - fails) for x in grid]
+            tail = sum(d for x, d in zip(grid, density) if x >= rate) / sum(density)
+            assert chance_at_least(fails, runs, rate) == pytest.approx(tail, abs=1e-3), (fails, runs, rate)
+    assert chance_at_least(2, 2, 0.5) == pytest.approx(7 / 8) and chance_at_least(4, 4, 0.5) > 0.95
+    assert chance_at_least(6, 10, 0.5) < 0.95 and chance_at_least(1, 30, 0.5) < 1e-6
+    assert chance_at_least(3, 5, 0.0) == 1.0 and chance_at_least(3, 5, 1.0) == 0.0
 
 
 def test_tiny_lattice_is_what_the_hand_computation_assumes() -> None:
