@@ -46,6 +46,11 @@ class Evidence:
     # that is not a candidate (the cleaner phase: the polluter's tests); None and (): the hunt's own
     phase: str | None = None
     prefix: tuple[str, ...] = ()
+    # The single runs made before repeats started by themselves: while the runs repeat the victim,
+    # the several-causes search reads them as it reads stored runs (its chain's prior: see
+    # _history), where `singles`; `early` counts those it read
+    singles: bool = False
+    early: int = 0
 
     @property
     def wall_seconds(self) -> float:
@@ -84,6 +89,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         seconds = durations(hunt, order)
         previous = seed(hunt, Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1] * repeat_of(hunt),
                                       STARTUP_GUESS))
+        previous = replace(previous, singles=hunt.settings.get("search", {}).get("strategy", "isolate") == "isolate")
     problem = previous.problem
     entries, warnings, position = journal_since(hunt, previous.position)
     steps = read_steps(hunt, previous.steps)
@@ -97,13 +103,22 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     checked = bool(entries) and fork_checked(hunt)
     repeat = repeat_of(hunt)
     single = repeats_from(hunt)  # runs before repeats started by themselves
+    early = previous.early
     for number, entry in enumerate(entries, previous.entries):
         end = _epoch(entry.at)
         if end is not None:
             spans.append((end - entry.seconds, end))
         phase = phase_of(entry, checked)
-        if phase != previous.phase or number < single:  # another phase's runs, or single runs among
-            continue  # K-fold ones: wall time only
+        if phase != previous.phase or (number < single and not previous.singles):  # another phase's runs, or
+            continue  # single runs among K-fold ones a search cannot read: wall time only
+        if number < single:  # a single run among K-fold ones, read as stored runs are
+            ids = steps.get(entry.step)
+            if (entry.reproduced or entry.outcome == "pass") and ids and ids[-1] == problem.victim \
+                    and all(i in index for i in ids[:-1]):
+                observations.append(Observation(frozenset(index[i] for i in ids[:-1]), entry.reproduced,
+                                                entry.seconds, stored=True))
+                early += 1
+            continue
         entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
@@ -125,7 +140,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
-                    tuple(spans), previous.history, previous.phase, previous.prefix)
+                    tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:

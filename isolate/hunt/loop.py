@@ -31,7 +31,7 @@ from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, step_for
+from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
@@ -152,13 +152,17 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
     if brittle:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
-        shared = sum(o.count for o in ev.observations[ev.history[0]:] if not o.included)
-        mine = answer.runs - ev.history[0] - shared  # this phase's new runs (stored ones are not runs)
+        shared = sum(o.count for o in ev.observations if not o.included and not o.stored)
+        # this phase's new runs (stored ones are not runs; the single runs before repeats started
+        # by themselves, read like them, the setter phase's verdict counts: repeats_from)
+        mine = answer.runs - ev.history[0] - ev.early - shared
         setter = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told, mine)
         if setter is not None and setter.verdict.kind == "brittle":
             return setter
-        if setter is not None:  # both phases' new runs, as the saved verdict counts them
-            answer = replace(answer, runs=int(setter.data["runs"]) + ev.history[0], evidence=answer.evidence + (
+        if setter is not None:  # both phases' new runs, as the setter's saved verdict counted them (its
+            # single runs before repeats included), in the terms save_verdict reads `runs` in
+            runs = int(setter.data["runs"]) + ev.history[0] + ev.early - repeats_from(hunt)
+            answer = replace(answer, runs=runs, evidence=answer.evidence + (
                 f"no state-setter found: {setter.verdict.stop or setter.verdict.kind}",))
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
         answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)

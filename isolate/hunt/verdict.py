@@ -82,7 +82,8 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, f
     if setup is not None:
         data["passing_list"] = str(setup)
     # new runs only: those the search counted, and the single runs before repeats started by themselves
-    data["runs"] = verdict.runs - ev.history[0] + repeats_from(hunt)
+    # (some of which it counted: ev.early)
+    data["runs"] = verdict.runs - ev.history[0] - ev.early + repeats_from(hunt)
     data["history_runs"] = ev.history[0]
     data["findings"] = list(findings)
     data["ignored_outcomes"] = ev.ignored

@@ -98,13 +98,14 @@ def gather(hunt: Hunt) -> Page:
 
 def _observations_after_each_entry(hunt: Hunt, ev: Evidence, entries: list[Entry]) -> list[int]:
     """counted[e]: how many observations the stored history and the first e journal entries hold
-    (timeouts, crashes, entries of unknown steps and single runs before repeats started are no
-    evidence either way, as in hunt.evidence; K-fold runs are judged on the executions used)."""
+    (timeouts, crashes and entries of unknown steps are no evidence either way, nor single runs
+    before repeats started unless the search reads them, as in hunt.evidence; K-fold runs are
+    judged on the executions used)."""
     index = set(ev.problem.predecessors)
     counted = [ev.history[0]]  # the stored runs come first, before any entry
     checked = fork_checked(hunt)
     repeat = repeat_of(hunt)
-    single = repeats_from(hunt)  # single runs among K-fold ones are no evidence
+    single = 0 if ev.singles else repeats_from(hunt)  # single runs among K-fold ones, unless read
     for number, entry in enumerate(entries):
         entry = judged_for(entry, repeat)
         ids = ev.steps.get(entry.step)

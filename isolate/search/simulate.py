@@ -385,7 +385,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
 
     `stored` runs (stored_runs, single executions) are evidence from the start and stay evidence
     beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
-    chain's prior); they never keep repeats from starting, and they are no runs."""
+    chain's prior); they never keep repeats from starting, and they are no runs. The single runs
+    made before repeats started by themselves stay evidence the same way."""
     from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, ahead_next, alike, automatic,
                                         choose, flaky, stance)
     from isolate.search.repeats import ahead as runs_ahead
@@ -441,6 +442,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     while True:
         seen = replace(problem, victim_duration=problem.victim_duration * used)
         obs: list[Observation] = list(stored)  # consecutive alike runs as one observation with a count
+        if used > 1 and settings.strategy == "isolate":
+            # the single runs before repeats started, as stored runs are kept (isolate.hunt.evidence)
+            obs += [Observation(inc, "r" in e[:1], 0.0, stored=True) for inc, e in runs[:single]]
         for inc, e in runs[single if used > 1 else 0:]:
             failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
             if obs and obs[-1].included == inc and obs[-1].failed == failed:
@@ -452,9 +456,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             used, off = 1, True  # the executions fail together: repeats add nothing
             executing = 1
             continue
-        most = settings.max_runs
-        step = decide(seen, obs, replace(settings, executions=used, max_runs=settings.max_runs if most is None or used < 2
-                                         else max(0, most - single)), batch=batch)
+        most = settings.max_runs  # for the whole hunt: what the search sees, plus what is left (as the loop does)
+        room = None if most is None else sum(o.count for o in obs) + max(0, most - len(runs))
+        step = decide(seen, obs, replace(settings, executions=used, max_runs=room), batch=batch)
         if auto and not started and not off and isinstance(step, Query):
             first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
                      None if most is None else most - len(runs))

@@ -149,8 +149,9 @@ def test_an_interrupted_check_goes_on_where_it_stopped(tmp_path: Path) -> None:
 
 def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) -> None:
     """Without --repeat-victim, one run at a time: AUTO_AFTER single runs that all passed (the
-    victim never fails in the first session), then the check and K-fold runs; the single runs are
-    not evidence while K > 1 but count in the verdict's runs. The second session (the victim now
+    victim never fails in the first session), then the check and K-fold runs; while K > 1 the
+    single runs are read as stored runs are (the chain's prior) and count in the verdict's runs
+    once. The second session (the victim now
     fails 1 time in 20) goes on with K-fold runs to "fails on its own"; --repeat-victim 1 then
     counts every run by its first execution, the single ones again included."""
     suite = fails_alone(tmp_path)
@@ -175,12 +176,14 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     assert verdict["repeats"]["ahead"] is False
     assert verdict["repeats"]["summary"].startswith(f"started by themselves after {single} single runs passed")
     assert verdict["history_runs"] == others(suite)
-    # the HTML report's chart reads the evidence as the hunt does: the single runs left out
+    # the HTML report's chart reads the evidence as the hunt does: the single runs read as stored ones
     hunt = Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text()))
     ev = evidence(hunt)
     counted = _observations_after_each_entry(hunt, ev, read_journal(hunt)[0])
     stored = verdict["history_runs"]  # first, and kept
-    assert counted[single] == stored and counted[-1] == len(ev.observations) == verdict["runs"] - single + stored, counted
+    assert ev.early == single and sum(o.stored for o in ev.observations) == stored + single
+    assert not any(o.stored for o in ev.observations[stored + single:])
+    assert counted[single] == stored + single and counted[-1] == len(ev.observations) == verdict["runs"] + stored, counted
     once = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--json", SAMPLE_RACE_RATE="0.05")
     assert once.returncode == 3, once.stderr
     counted = json.loads(once.stdout)
