@@ -250,7 +250,7 @@ def _brittle(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs
         problem, observations, ev, _, answer = searched
         if answer.kind != "fails-alone" or ev.prefix or setter_evidence(hunt, problem) is None:
             return searched, False
-        alone = [o for o in observations if not o.included]
+        alone = [o for o in observations if not o.included and not o.stored]  # new runs, on the K-fold scale
         runs = sum(o.count for o in alone)
         chance = chance_at_least(sum(o.count for o in alone if o.failed), runs, line)
         if chance >= SURE:
