@@ -53,6 +53,12 @@ class Evidence:
     early: int = 0
 
     @property
+    def own(self) -> list[Observation]:
+        """The observations of the hunt's own runs as runs (stored ones, and the single runs read
+        like them, left out)."""
+        return [o for o in self.observations if not o.stored]
+
+    @property
     def wall_seconds(self) -> float:
         """Wall time during which at least one run was in flight, across every session."""
         total, reach = 0.0, float("-inf")

@@ -175,7 +175,7 @@ class AutoRunner:
         its runs would not fit in --max-runs."""
         if not self.pending or ev.phase is not None or ev.prefix:
             return False
-        fresh = [o for o in ev.observations if not o.stored]  # the hunt's own runs
+        fresh = ev.own
         if len(fresh) < CHECK_AFTER or not any(o.failed for o in fresh):
             return False  # "the same outcomes" needs the recorded failure among them
         self.pending = False

@@ -152,7 +152,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
     if brittle:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
-        shared = sum(o.count for o in ev.observations if not o.included and not o.stored)
+        shared = sum(o.count for o in ev.own if not o.included)
         # this phase's new runs (stored ones are not runs; the single runs before repeats started
         # by themselves, read like them, the setter phase's verdict counts: repeats_from)
         mine = answer.runs - ev.history[0] - ev.early - shared

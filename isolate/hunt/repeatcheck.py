@@ -59,7 +59,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
     check (True: every run is then read again on its K executions) or stops the extra executions."""
     if type(merged["repeat"]) is int or strategy not in ("isolate", "single") or ev.phase is not None or ev.prefix:
         return False
-    new = [o for o in ev.observations if not o.stored]  # the hunt's own runs
+    new = ev.own
     runs = sum(o.count for o in new)
     room = None if merged["max_runs"] is None else int(merged["max_runs"]) - ev.entries
     reproduced = sum(o.count for o in new if o.failed)
