@@ -102,10 +102,13 @@ def hunt_loop(
         signal.signal(signal.SIGTERM, previous)
 
 
-def _deadline(hunt: Hunt, merged: dict[str, Any]) -> float | None:
-    """When --time-budget runs out (time.monotonic()), counting the earlier sessions' runs."""
+def _deadline(hunt: Hunt, merged: dict[str, Any], ev: Evidence | None = None) -> float | None:
+    """When --time-budget runs out (time.monotonic()), counting the earlier sessions' runs (read
+    from the journal, unless `ev` is the evidence read up to now)."""
     budget = merged["time_budget"]
-    return None if not budget else time.monotonic() + max(0.0, float(budget) - evidence(hunt).wall_seconds)
+    if not budget:
+        return None
+    return time.monotonic() + max(0.0, float(budget) - (evidence(hunt) if ev is None else ev).wall_seconds)
 
 
 def _automatic(hunt: Hunt, merged: dict[str, Any], runner: Any, make_runner: Callable[[Hunt], Any],
@@ -142,28 +145,28 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     `earlier`: runs of an earlier phase that the verdict counts too (its `runs` is the hunt's)."""
     told = set() if told is None else told
     searched = _search(hunt, display, runner, merged, jobs, settings, ev, told)
-    brittle = False
+    seed = None  # the state-setter phase's, once the victim is shown to fail on its own often enough
     if settings.strategy == "isolate":
-        searched, brittle = _brittle(hunt, display, runner, merged, jobs, settings, told, searched)
+        searched, seed = _brittle(hunt, display, runner, merged, jobs, settings, told, searched)
     problem, observations, ev, said, answer = searched
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
     repeats = (f"repeats: {repeat_text(hunt)}",) if repeat_asked(hunt) > 1 else ()
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
-    if brittle:
+    if seed is not None:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
         shared = sum(o.count for o in ev.own if not o.included)
         # this phase's new runs (stored ones are not runs; the single runs before repeats started
         # by themselves, read like them, the setter phase's verdict counts: repeats_from)
         mine = answer.runs - ev.history[0] - ev.early - shared
-        setter = _setter_phase(hunt, display, runner, merged, jobs, settings, problem, told, mine)
-        if setter is not None and setter.verdict.kind == "brittle":
+        setter = _setter_phase(hunt, display, runner, merged, jobs, settings, seed, told, mine)
+        if setter.verdict.kind == "brittle":
             return setter
-        if setter is not None:  # both phases' new runs, as the setter's saved verdict counted them (its
-            # single runs before repeats included), in the terms save_verdict reads `runs` in
-            runs = int(setter.data["runs"]) + ev.history[0] + ev.early - repeats_from(hunt)
-            answer = replace(answer, runs=runs, evidence=answer.evidence + (
-                f"no state-setter found: {setter.verdict.stop or setter.verdict.kind}",))
+        # both phases' new runs, as the setter's saved verdict counted them (its single runs before
+        # repeats included), in the terms save_verdict reads `runs` in
+        runs = int(setter.data["runs"]) + ev.history[0] + ev.early - repeats_from(hunt)
+        answer = replace(answer, runs=runs, evidence=answer.evidence + (
+            f"no state-setter found: {setter.verdict.stop or setter.verdict.kind}",))
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
         answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)
     hints = None
@@ -239,41 +242,42 @@ Searched = tuple[Problem, tuple[Observation, ...], Evidence, tuple[str, ...], Ve
 
 
 def _brittle(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,
-             told: set[str], searched: Searched) -> tuple[Searched, bool]:
+             told: set[str], searched: Searched) -> tuple[Searched, tuple[Evidence, bool] | None]:
     """After a fails-alone verdict with tests to hunt a state-setter among (isolate.hunt.setters):
-    whether the victim alone fails at least BRITTLE_FROM of the time with probability SURE (not if
-    it fails less often, or the runs alone or the budget run out first), and the search's answer
-    then. While its runs alone leave that open, the victim runs alone again, `jobs` runs at a time."""
+    the search's answer, and the setter phase's seed (setter_evidence) when the victim alone fails
+    at least BRITTLE_FROM of the time with probability SURE (None if it fails less often, or the
+    runs alone or the budget run out first). While its runs alone leave that open, the victim runs
+    alone again, `jobs` runs at a time."""
     line = 1 - (1 - BRITTLE_FROM) ** repeat_of(hunt)  # a K-fold run's rate, its executions failing at BRITTLE_FROM
     most = settings.max_runs
-    while True:
+    problem, _, ev, _, answer = searched
+    seed = None if answer.kind != "fails-alone" or ev.prefix else setter_evidence(hunt, problem)
+    while seed is not None:
         problem, observations, ev, _, answer = searched
-        if answer.kind != "fails-alone" or ev.prefix or setter_evidence(hunt, problem) is None:
-            return searched, False
+        if answer.kind != "fails-alone":
+            break
         alone = [o for o in observations if not o.included and not o.stored]  # new runs, on the K-fold scale
         runs = sum(o.count for o in alone)
         chance = chance_at_least(sum(o.count for o in alone if o.failed), runs, line)
         if chance >= SURE:
-            return searched, True
-        deadline = _deadline(hunt, merged)
+            return searched, seed
+        deadline = _deadline(hunt, merged, ev)
         room = jobs if most is None else min(jobs, most - ev.entries)
         if chance <= 1 - SURE or runs >= SETTLE_RUNS or room < 1 or (deadline is not None and deadline <= time.monotonic()):
-            return searched, False
+            break
         query = Query((), room, "does it fail on its own more often than not? (then a state-setter may be missing)",
                       until_failure=False)
         _run_query(hunt, problem, observations, ev, query, runner, room, merged, display, settings, deadline)
         searched = _search(hunt, display, runner, merged, jobs, settings, None, told)
+    return searched, None
 
 
 def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
-                  settings: Settings, problem: Problem, told: set[str], earlier: int) -> Result | None:
+                  settings: Settings, seed: tuple[Evidence, bool], told: set[str], earlier: int) -> Result:
     """The victim fails on its own: hunt the state-setters among the tests that ran before it
-    where it passed in stored runs, or else among the rest of the failing run (None when there is
-    neither)."""
-    found = setter_evidence(hunt, problem)
-    if found is None:
-        return None
-    start, stored = found
+    where it passed in stored runs, or else among the rest of the failing run (`seed`: the
+    phase's evidence from setter_evidence, and whether it comes from stored runs)."""
+    start, stored = seed
     n = len(start.problem.predecessors)
     if stored:
         passed = sum(not o.failed for o in start.observations)
