@@ -2,7 +2,8 @@
 own runs (the policy is isolate.search.repeats).
 
 Before the search's first run, the victim alone runs CHECK_RUNS times, K executions each: the
-hunt's first evidence. From them the check keeps K, or lowers it so that the victim alone fails at
+hunt's first evidence (once a run reproduced the failure, a first wave of CHECK_QUIET runs, or
+`--jobs`, is all when every execution of it passed: isolate.search.repeats.check_next). From them the check keeps K, or lowers it so that the victim alone fails at
 most a quarter of the runs, or turns repeats off (1 execution) when the first executions reproduce
 the failure less often than the later ones (the victim pollutes itself). Every run keeps what each
 of its executions did (the journal's `executions`), and isolate.hunt.evidence judges a run on its
@@ -32,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from isolate.files import write_atomic
-from isolate.hunt.journal import read_journal
+from isolate.hunt.journal import judged_for, read_journal
 from isolate.hunt.evidence import findings
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.runs import run_journaled
@@ -40,7 +41,7 @@ from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, 
                                  read_steps, repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, ahead, ahead_next, alike,
-                                    automatic, choose, first_alone, flaky, rejects, stance)
+                                    automatic, check_next, choose, first_alone, flaky, rejects, stance)
 
 
 class RepeatsOff(Exception):
@@ -145,23 +146,31 @@ def k_fold(hunt: Hunt) -> tuple[list[str], list[str]]:
 
 def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: float | None,
                 max_runs: int | None = None) -> None:
-    """Before the search: the victim alone, CHECK_RUNS K-fold runs (fewer when an interrupted
-    session left some, or when --max-runs has no room for them: the check then waits), then the
-    decision."""
+    """Before the search: the victim alone, K-fold runs as isolate.search.repeats.check_next asks
+    for them (fewer when an interrupted session left some; when --max-runs has no room for them or
+    the deadline comes first, the check waits), then the decision."""
     k = repeat_asked(hunt)
     if k < 2 or read_repeat_check(hunt) is not None or ahead_waiting(hunt):
         return
     _, alone = k_fold(hunt)
-    left = CHECK_RUNS - len(alone)
-    if max_runs is not None:
-        left = min(left, max_runs - len(read_journal(hunt)[0]))
-    if left > 0:
-        display.info(f"repeat check: the victim alone {left} times, {k} executions each, to see that its later"
-                     " executions fail no more often than its first (a victim that pollutes itself would mislead)")
+    reproduced = any(judged_for(e, 1).reproduced for e in read_journal(hunt)[0] if e.phase is None)
+    told = False
+    while left := check_next(alone, jobs, reproduced):
+        if max_runs is not None:
+            left = min(left, max_runs - len(read_journal(hunt)[0]))
+        if left <= 0:
+            return  # no room: the check waits
+        if not told:
+            more = f" (up to {CHECK_RUNS} times if an execution fails)" if len(alone) + left < CHECK_RUNS else ""
+            display.info(f"repeat check: the victim alone {left} times, {k} executions each{more}, to see that its"
+                         " later executions fail no more often than its first (a victim that pollutes itself would"
+                         " mislead)")
+            told = True
         _run_alone(hunt, runner, left, jobs, deadline, "repeat check: the victim alone, repeated")
+        before, alone = len(alone), k_fold(hunt)[1]
+        if len(alone) == before:
+            return  # the deadline came first: the check goes on next session
     runs, alone = k_fold(hunt)
-    if len(alone) < CHECK_RUNS:
-        return  # the deadline came first: the check goes on next session
     state, figure = stance(runs, alone)
     _decide(hunt, runner, display, state, figure, runs, alone, choose(alone, k) if state == ON else 1)
 

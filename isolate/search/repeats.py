@@ -77,7 +77,8 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-CHECK_RUNS = 10  # K-fold runs of the victim alone before the search starts
+CHECK_RUNS = 10  # K-fold runs of the victim alone before the search starts...
+CHECK_QUIET = 4  # ...or, once a run reproduced the failure, this many (a wave at least) if all their executions passed
 Q_MAX = 0.25  # the most a K-fold run of the victim alone may fail, by `choose`'s estimate
 HOLD_MOST = 1000  # runs of the victim alone a held "fails on its own" verdict may wait for (the test
 # rejects long before when the first executions never fail and the later ones do)
@@ -151,6 +152,21 @@ def choose(alone: Sequence[str], asked: int) -> int:
     while k < asked and 1 - (1 - rate) ** (k + 1) <= Q_MAX:
         k += 1
     return k
+
+
+def check_next(alone: Sequence[str], jobs: int, reproduced: bool) -> int:
+    """How many more K-fold runs of the victim alone the check before the search makes (0: it is
+    done), given those made (`alone`: their executions), the runs made at once (`jobs`) and
+    whether a run of the hunt's reproduced the failure before the check (`reproduced`):
+    CHECK_RUNS, or, once a list reproduced it, a first wave of at least CHECK_QUIET, and more only
+    if an execution of it did not pass. Runs whose executions all agree tell the test nothing
+    (`later_p`), so quiet runs beyond the first wave only refine `choose`'s estimate (which at
+    CHECK_QUIET quiet runs of K = 10 executions keeps K = 10) and are evidence that the victim
+    passes alone; the search asks for that itself when a list reproduced the failure. When none
+    did, whether it fails on its own is the hunt's question, and the check's runs answer it."""
+    quiet = reproduced and all(set(e) <= {"p"} for e in alone)
+    goal = min(CHECK_RUNS, max(CHECK_QUIET, jobs)) if quiet else CHECK_RUNS
+    return max(0, goal - len(alone))
 
 
 def per_execution(rate: float, k: int) -> float:

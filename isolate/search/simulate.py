@@ -365,8 +365,8 @@ class RepeatTrial:
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
                  check: bool = True, auto: bool = False, batch: int = 1, ahead: bool | None = None,
                  stored: tuple[Observation, ...] = ()) -> RepeatTrial:
-    """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: CHECK_RUNS runs
-    of the victim alone, K chosen (or repeats off), the search on K-fold runs judged on their
+    """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: the check's runs
+    of the victim alone (check_next), K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
     until a first execution alone failed. `check=False` is the ablation: K-fold runs taken as
     they come, no check at all. `auto`: no --repeat-victim, single runs until
@@ -375,7 +375,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     loop runs them (the Trial's `wall`): decide() plans for them; one list runs in waves of `batch`
     (until_failure: the wave of the first failure is the last, and only the runs up to that failure
     are reported, as the Runner does); a query of several lists as simulate_batch schedules them;
-    the check's CHECK_RUNS runs of the victim alone in waves, and a held verdict's wave of the
+    the check's runs of the victim alone in waves, and a held verdict's wave of the
     victim alone is `batch` runs.
 
     `ahead` (with `auto`; None: as the hunts choose, isolate.search.repeats.ahead for `batch`
@@ -387,8 +387,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
     chain's prior); they never keep repeats from starting, and they are no runs. The single runs
     made before repeats started by themselves stay evidence the same way."""
-    from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, ahead_next, alike, automatic,
-                                        choose, flaky, stance)
+    from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, ahead_next, alike, automatic,
+                                        check_next, choose, flaky, stance)
     from isolate.search.repeats import ahead as runs_ahead
 
     problem, truth = suite.problem, suite.truth
@@ -428,11 +428,16 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
 
     def start(k: int) -> None:
         nonlocal used, off, executing, started
-        run(alone, k, CHECK_RUNS, False)
+
+        def by_alone() -> list[str]:
+            return [e for inc, e in runs[single:] if not inc and len(e) > 1]
+
+        reproduced = any(e[:1] == "r" for _, e in runs)
+        while left := check_next(by_alone(), batch, reproduced):
+            run(alone, k, left, False)
         made = [e for _, e in runs[single:] if len(e) > 1]
-        by_alone = [e for inc, e in runs[single:] if not inc and len(e) > 1]
-        state, _ = stance(made, by_alone)
-        used = choose(by_alone, k) if state != OFF else 1
+        state, _ = stance(made, by_alone())
+        used = choose(by_alone(), k) if state != OFF else 1
         off = state == OFF
         executing = used
         started = True

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import copy_suite, isolate, record_failure, stestr_run
+from isolate.search.repeats import CHECK_QUIET, CHECK_RUNS
 
 PORTABLE = "xdgconf.tests.resolve.test_portable.PortableModeTest"
 CLASS_FIXTURE = (
@@ -156,3 +157,8 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     said = (f"after {single} single runs passed;" if seen == f"{single} runs passed" else
             f"after {single} single runs, {seen.split(' of ')[0]} of which reproduced the failure;")
     assert f"  repeats: started by themselves {said}" in status.stdout, (status.stdout, auto)
+    # the victim passes alone: once a list reproduced the failure, the check's first quiet wave is
+    # all it runs (isolate.search.repeats.check_next); after single runs that all passed, all of it
+    alone = CHECK_QUIET if seen != f"{single} runs passed" else CHECK_RUNS
+    check = json.loads((hunt / "repeat-check.json").read_text())
+    assert f"alone: 0/{alone} on the first" in check["summary"], check

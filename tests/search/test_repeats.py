@@ -8,8 +8,8 @@ import random
 import pytest
 
 from isolate.search.repeats import (AHEAD_JOBS, ALIKE_RUNS, ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_K, AUTO_LATEST, AUTO_ROOM,
-                                    HISTORY_MOST, HOLD, OFF, ON, Q_MAX, ahead, ahead_next, alike, automatic, choose, flaky,
-                                    later_e, later_p, per_execution, stance)
+                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, ahead, ahead_next, alike,
+                                    automatic, check_next, choose, flaky, later_e, later_p, per_execution, stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -88,6 +88,22 @@ def test_choose_keeps_a_run_of_the_victim_alone_mostly_passing() -> None:
     k = choose(["p" * 9 + "r"] * 7 + ["p" * 10] * 13, 10)  # 7 of 200 executions
     rate = 8 / 202
     assert 1 < k < 10 and 1 - (1 - rate) ** k <= Q_MAX < 1 - (1 - rate) ** (k + 1)
+
+
+def test_the_check_stops_after_a_quiet_wave_only_once_a_list_reproduced_the_failure() -> None:
+    quiet, loud = "p" * AUTO_K, "p" * (AUTO_K - 1) + "r"
+    assert check_next([], 1, False) == CHECK_RUNS  # nothing reproduced: the runs alone are the question
+    assert check_next([quiet] * CHECK_QUIET, 1, False) == CHECK_RUNS - CHECK_QUIET
+    assert check_next([], 1, True) == CHECK_QUIET  # a first wave, at least CHECK_QUIET runs...
+    assert check_next([], CHECK_QUIET + 2, True) == CHECK_QUIET + 2  # ...or a whole wave of them
+    assert check_next([], 4 * CHECK_RUNS, True) == CHECK_RUNS
+    assert check_next([quiet] * CHECK_QUIET, 1, True) == 0  # quiet: done
+    assert check_next([quiet] * (CHECK_QUIET - 1), 1, True) == 1  # an interrupted first wave goes on
+    assert check_next([quiet] * (CHECK_QUIET - 1) + [loud], 1, True) == CHECK_RUNS - CHECK_QUIET
+    assert check_next(["f" + quiet[1:]] * CHECK_QUIET, 1, True) == CHECK_RUNS - CHECK_QUIET  # failed otherwise
+    assert check_next([loud] * CHECK_RUNS, 1, True) == 0
+    # a quiet first wave keeps K
+    assert choose([quiet] * CHECK_QUIET, AUTO_K) == AUTO_K
 
 
 def test_per_execution_inverts_a_k_fold_rate() -> None:
