@@ -3,9 +3,10 @@ own runs (the policy is isolate.search.repeats).
 
 Before the search's first run, the victim alone runs CHECK_RUNS times, K executions each: the
 hunt's first evidence (once a run reproduced the failure, a first wave of CHECK_QUIET runs, or
-`--jobs`, is all when every execution of it passed: isolate.search.repeats.check_next). From them the check keeps K, or lowers it so that the victim alone fails at
-most a quarter of the runs, or turns repeats off (1 execution) when the first executions reproduce
-the failure less often than the later ones (the victim pollutes itself). Every run keeps what each
+`--jobs`, is all when every execution of it passed: isolate.search.repeats.check_next). From them
+the check keeps K, or lowers it so that the victim alone fails at most a quarter of the runs, or
+turns repeats off (1 execution) when the first executions reproduce the failure less often than
+the later ones (the victim pollutes itself). Every run keeps what each
 of its executions did (the journal's `executions`), and isolate.hunt.evidence judges a run on its
 first `used` executions, so lowering K loses no run. A test of the same question made for
 repeated looks (isolate.search.repeats.later_e) runs on all K-fold runs whenever the search reaches

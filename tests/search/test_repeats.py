@@ -8,8 +8,9 @@ import random
 import pytest
 
 from isolate.search.repeats import (AHEAD_JOBS, ALIKE_RUNS, ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_K, AUTO_LATEST, AUTO_ROOM,
-                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, ahead, ahead_next, alike,
-                                    automatic, check_next, choose, flaky, later_e, later_p, per_execution, stance)
+                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, ahead, ahead_next,
+                                    alike, automatic, check_next, choose, flaky, later_e, later_p, per_execution,
+                                    stance)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
