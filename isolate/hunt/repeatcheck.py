@@ -35,8 +35,7 @@ from typing import Any
 
 from isolate.files import write_atomic
 from isolate.hunt.journal import judged_for, read_journal
-from isolate.hunt.evidence import findings
-from isolate.hunt.evidence import Evidence
+from isolate.hunt.evidence import Evidence, findings, fork_checked, phase_of
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_repeat_auto, read_repeat_check,
                                  read_steps, repeat_asked, repeat_of, step_for)
@@ -154,7 +153,8 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     if k < 2 or read_repeat_check(hunt) is not None or ahead_waiting(hunt):
         return
     _, alone = k_fold(hunt)
-    reproduced = any(judged_for(e, 1).reproduced for e in read_journal(hunt)[0] if e.phase is None)
+    checked = fork_checked(hunt)  # the fork check's runs are the hunt's own once it agreed, as the search reads them
+    reproduced = any(judged_for(e, 1).reproduced for e in read_journal(hunt)[0] if phase_of(e, checked) is None)
     told = False
     while left := check_next(alone, jobs, reproduced):
         if max_runs is not None:
