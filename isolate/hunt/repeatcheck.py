@@ -152,7 +152,7 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     k = repeat_asked(hunt)
     if k < 2 or read_repeat_check(hunt) is not None or ahead_waiting(hunt):
         return
-    _, alone = k_fold(hunt)
+    runs, alone = k_fold(hunt)
     checked = fork_checked(hunt)  # the fork check's runs are the hunt's own once it agreed, as the search reads them
     reproduced = any(judged_for(e, 1).reproduced for e in read_journal(hunt)[0] if phase_of(e, checked) is None)
     told = False
@@ -168,10 +168,10 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
                          " mislead)")
             told = True
         _run_alone(hunt, runner, left, jobs, deadline, "repeat check: the victim alone, repeated")
-        before, alone = len(alone), k_fold(hunt)[1]
+        before = len(alone)
+        runs, alone = k_fold(hunt)
         if len(alone) == before:
             return  # the deadline came first: the check goes on next session
-    runs, alone = k_fold(hunt)
     state, figure = stance(runs, alone)
     _decide(hunt, runner, display, state, figure, runs, alone, choose(alone, k) if state == ON else 1)
 
