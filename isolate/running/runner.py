@@ -139,9 +139,10 @@ class Runner:
         """Run ``ids`` in order ``times`` times, ``jobs`` at once; one Outcome per finished run.
 
         ``times=None`` (only with ``until_failure``) repeats until a reproduction. A run stops
-        early at the first ``error`` (the list cannot run; repeating would not change that) and,
-        with ``until_failure``, at the first reproduction; runs still in flight then are killed
-        and not reported. No repetition starts after ``deadline`` (``time.monotonic()``); those
+        early at the first ``error`` (the list cannot run; repeating would not change that), at
+        the first timeout while the target itself ran (every further run would wait out the
+        timeout too; the caller decides whether to go on) and, with ``until_failure``, at the
+        first reproduction; runs still in flight then are killed and not reported. No repetition starts after ``deadline`` (``time.monotonic()``); those
         in flight then finish (or time out) and are reported.
         """
         if times is None and not until_failure:
@@ -207,7 +208,8 @@ class Runner:
                     outcomes.append((i, outcome))
                     if on_outcome is not None:
                         on_outcome(i, outcome)
-                    if outcome.kind == ERROR or (until_failure and outcome.reproduced):
+                    if (outcome.kind == ERROR or (until_failure and outcome.reproduced)
+                            or (outcome.kind == TIMEOUT and outcome.hung == target)):
                         stop = True  # the jobs started meanwhile are killed, not reported
                 if stop and executor.running:
                     executor.kill_all()

@@ -309,6 +309,16 @@ def test_timeout_kills_the_whole_group(toy: Path, mode: str) -> None:
     assert all_gone(hang_pids(2)), "a test process or its child survived the timeout"
 
 
+def test_a_batch_stops_at_the_first_run_in_which_the_target_itself_hung(toy: Path) -> None:
+    """Every further run would wait out the timeout too; a predecessor that hangs stops nothing."""
+    hang = T + "test_process.P.test_hang"
+    with Runner(find_project(toy), timeout=1.0) as runner:
+        itself = runner.run_lists([([hang], 4), ([POLLUTER, hang], 2)], hang, jobs=1)
+        before = runner.run([hang, VICTIM], VICTIM, times=2)
+    assert [(i, o.kind, o.hung) for i, o in itself] == [(0, "timeout", hang)]
+    assert [(o.kind, o.hung) for o in before] == [("timeout", hang)] * 2
+
+
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
 def test_crash_before_the_target_finishes(toy: Path, mode: str) -> None:
     with Runner(find_project(toy), mode=mode, timeout=30) as runner:
