@@ -50,7 +50,8 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
             on_outcome(outcome)
 
     outcomes = runner.run_lists([(ids, runs) for _, ids, runs in lists], lists[0][1][-1], jobs=jobs,
-                                until_failure=until_failure, on_outcome=record, deadline=deadline)
+                                until_failure=until_failure, on_outcome=record, deadline=deadline,
+                                stop_on_hang=True)
     errors = [(i, o) for i, o in outcomes if o.kind == "error"]
     if errors:
         raise UserError(f"step {lists[errors[0][0]][0]} could not run{where}: {errors[0][1].message}")

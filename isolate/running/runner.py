@@ -139,10 +139,9 @@ class Runner:
         """Run ``ids`` in order ``times`` times, ``jobs`` at once; one Outcome per finished run.
 
         ``times=None`` (only with ``until_failure``) repeats until a reproduction. A run stops
-        early at the first ``error`` (the list cannot run; repeating would not change that), at
-        the first timeout while the target itself ran (every further run would wait out the
-        timeout too; the caller decides whether to go on) and, with ``until_failure``, at the
-        first reproduction; runs still in flight then are killed and not reported. No repetition starts after ``deadline`` (``time.monotonic()``); those
+        early at the first ``error`` (the list cannot run; repeating would not change that) and,
+        with ``until_failure``, at the first reproduction; runs still in flight then are killed
+        and not reported. No repetition starts after ``deadline`` (``time.monotonic()``); those
         in flight then finish (or time out) and are reported.
         """
         if times is None and not until_failure:
@@ -160,12 +159,15 @@ class Runner:
         until_failure: bool = False,
         on_outcome: Callable[[int, Outcome], None] | None = None,
         deadline: float | None = None,
+        stop_on_hang: bool = False,
     ) -> list[tuple[int, Outcome]]:
         """Run several lists, each ``(ids, times)``, ``jobs`` runs at once in all: a batch of
         runs chosen together.  Repetitions start in turn across the lists (the first list's
         first run, the second's, ...), so each list is under way as soon as there is room.
         Outcomes come with the index of their list; otherwise as :meth:`run` (``until_failure``
-        stops every list at the first reproduction)."""
+        stops every list at the first reproduction). ``stop_on_hang`` stops them too at the first
+        timeout while the target itself ran: every further run would likely wait out the timeout
+        as well, and the caller (a hunt) decides whether to go on."""
         if not lists:
             raise ValueError("no lists to run")
         if jobs < 1 or any(t is not None and t < 1 for _, t in lists):
@@ -209,7 +211,7 @@ class Runner:
                     if on_outcome is not None:
                         on_outcome(i, outcome)
                     if (outcome.kind == ERROR or (until_failure and outcome.reproduced)
-                            or (outcome.kind == TIMEOUT and outcome.hung == target)):
+                            or (stop_on_hang and outcome.kind == TIMEOUT and outcome.hung == target)):
                         stop = True  # the jobs started meanwhile are killed, not reported
                 if stop and executor.running:
                     executor.kill_all()

@@ -309,14 +309,17 @@ def test_timeout_kills_the_whole_group(toy: Path, mode: str) -> None:
     assert all_gone(hang_pids(2)), "a test process or its child survived the timeout"
 
 
-def test_a_batch_stops_at_the_first_run_in_which_the_target_itself_hung(toy: Path) -> None:
-    """Every further run would wait out the timeout too; a predecessor that hangs stops nothing."""
+def test_a_hunt_s_batch_stops_at_the_first_run_in_which_the_target_itself_hung(toy: Path) -> None:
+    """Every further run would wait out the timeout too (a hunt asks for that stop, a replay of N
+    runs does not); a predecessor that hangs stops nothing."""
     hang = T + "test_process.P.test_hang"
     with Runner(find_project(toy), timeout=1.0) as runner:
-        itself = runner.run_lists([([hang], 4), ([POLLUTER, hang], 2)], hang, jobs=1)
-        before = runner.run([hang, VICTIM], VICTIM, times=2)
+        itself = runner.run_lists([([hang], 4), ([POLLUTER, hang], 2)], hang, jobs=1, stop_on_hang=True)
+        before = runner.run_lists([([hang, VICTIM], 2)], VICTIM, stop_on_hang=True)
+        asked = runner.run([hang], hang, times=2)
     assert [(i, o.kind, o.hung) for i, o in itself] == [(0, "timeout", hang)]
-    assert [(o.kind, o.hung) for o in before] == [("timeout", hang)] * 2
+    assert [(o.kind, o.hung) for _, o in before] == [("timeout", hang)] * 2
+    assert [(o.kind, o.hung) for o in asked] == [("timeout", hang)] * 2
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
