@@ -69,7 +69,8 @@ def test_batches_save_wall_time_and_keep_the_answers() -> None:
             t = trial(s, Settings(), random.Random(f"run|{seed}|{w}"), batch=w)
             assert t.correct, (seed, w, t)
             walls[w].append(t.wall)
-    assert statistics.mean(walls[8]) < 0.6 * statistics.mean(walls[1])
+    # 0.67 on these suites (0.60 while one worker's hunt opened with the whole list, 2026-11-26)
+    assert statistics.mean(walls[8]) < 0.7 * statistics.mean(walls[1])
 
 
 def test_the_parallel_hunt_names_every_cause_and_replays_purely() -> None:
@@ -178,10 +179,11 @@ def test_the_first_reproduction_wave_also_runs_prefixes_that_split_the_chain() -
     nxt = decide(s.problem, obs, Settings(), batch=8)
     assert isinstance(nxt, Query)
     assert all(passed < len(inc) <= failed for inc, _ in nxt.lists()), (passed, failed, nxt.lists())
-    # two workers keep both places for the whole list; one worker is unchanged
-    for w in (1, 2):
-        first = decide(s.problem, [], Settings(), batch=w)
-        assert isinstance(first, Query) and first.alongside == () and first.included == whole
+    # two workers keep both places for the whole list (one worker opens with a prefix alone)
+    first = decide(s.problem, [], Settings(), batch=2)
+    assert isinstance(first, Query) and first.alongside == () and first.included == whole
+    first = decide(s.problem, [], Settings(), batch=1)
+    assert isinstance(first, Query) and first.alongside == () and 0 < len(first.included) < len(whole)
 
 
 def test_a_batch_of_prefixes_is_never_shorter_than_the_list_one_worker_would_run() -> None:

@@ -29,11 +29,13 @@ from isolate.search.model import (
     Verdict,
     carry_over,
     chance_at_least,
+    reproduce_cap,
     runs_for,
     tally,
     without,
 )
 from isolate.search.simulate import Cause, Suite, Truth, hunt, hunt_all, make_problem, scenario, trial
+from isolate.search.threshold import cost_chain
 
 # A lattice small enough to integrate by hand: p in {0.5} plus the point mass p = 1,
 # q in {0, 0.25} (and 0.5, allowed only when p = 1), "none" q in {0.25, 0.5} plus q = 1.
@@ -225,14 +227,44 @@ def test_a_streak_of_passes_never_rules_a_test_out_for_good() -> None:
 
 def test_first_query_is_the_full_list_and_doubles_until_a_failure() -> None:
     pb = problem(10)
-    q = decide(pb, [])
+    single = Settings(strategy="single")
+    q = decide(pb, [], single)
     assert isinstance(q, Query) and q.included == tuple(range(10)) and q.runs == 1
     history = [obs(range(10), False)]
-    q = decide(pb, history)
+    q = decide(pb, history, single)
     assert isinstance(q, Query) and q.included == tuple(range(10))
     history.append(obs(range(10), False, 3))
-    q = decide(pb, history)
+    q = decide(pb, history, single)
     assert isinstance(q, Query) and q.runs == 4
+
+
+def test_one_worker_opens_with_half_the_suspicion_then_the_full_list_doubles() -> None:
+    """The several-causes search's first run on one worker is the chain's quickest prefix that
+    holds half the suspicion: should it fail, the whole list need not run. Should it pass, the
+    full list runs next and doubles as before; "not reproduced" counts the full list's runs."""
+    pb = make_problem(10, tuple(0.1 * (10 - i) for i in range(10)), 0.1, 1.0)  # the last quickest
+    chain = cost_chain(pb)
+    q = decide(pb, [])
+    assert isinstance(q, Query) and q.runs == 1 and q.included == tuple(sorted(chain[:5])), q
+    assert q.reason.startswith("the 5 quickest of 10 predecessors, half the suspicion: does the failure reproduce?")
+    history = [obs(q.included, False)]
+    q = decide(pb, history)
+    assert isinstance(q, Query) and q.included == tuple(range(10)) and q.runs == 1
+    history.append(obs(range(10), False, 4))
+    q = decide(pb, history)
+    assert isinstance(q, Query) and q.included == tuple(range(10)) and q.runs == 4
+    cap = reproduce_cap(Settings())  # runs of the full list: the opening prefix's pass is none
+    v = decide(pb, history + [obs(range(10), False, cap - 4)])
+    assert isinstance(v, Verdict) and v.kind == "not-reproduced", v
+    assert v.evidence[0] == f"0/{cap + 1} runs failed (full list of 10 predecessors, and subsets)"
+    assert v.confidence == pytest.approx(1 - (1 - Settings().rates.p_min) ** cap)
+    assert v.confidence >= Settings().confidence
+    # a prefix that fails reproduces the failure: the chain search goes on inside it
+    after = decide(pb, [obs(tuple(sorted(chain[:5])), True)])
+    assert isinstance(after, Query) and set(after.included) < set(chain[:5])
+    # more than one run at once: the whole list first, as before
+    wide = decide(pb, [], batch=2)
+    assert isinstance(wide, Query) and wide.included == tuple(range(10))
 
 
 def test_the_doubling_counts_runs_of_the_full_list_only() -> None:
@@ -259,7 +291,7 @@ def test_victim_alone_is_asked_early() -> None:
         assert isinstance(q, Query)
         seen.append(q.included)
         history += simulate_query(suite, q, rng)
-    assert seen[0] == tuple(range(30))
+    assert seen[0] == tuple(range(15))  # the quickest half (alike here: recorded order)
     assert () in seen
 
 

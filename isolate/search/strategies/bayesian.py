@@ -36,8 +36,9 @@ def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool 
     n = len(problem.predecessors)
     lines: tuple[str, ...] = (f"0/{t.total_runs} runs failed (full list of {n} predecessors"
              f"{'' if all(len(s) == n for s in t.sets) else ', and subsets'})",)
-    if t.total_runs:
-        conf = 1.0 - (1.0 - settings.rates.p_min) ** t.total_runs
+    whole = sum(r for s, r in zip(t.sets, t.runs) if len(s) == n)  # a subset's passes say less
+    if whole:
+        conf = 1.0 - (1.0 - settings.rates.p_min) ** whole
         lines += (f"a failure rate of {settings.rates.p_min:g} or more would have shown "
                   f"with probability {conf:.3f}",)
     else:

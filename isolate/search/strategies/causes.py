@@ -120,9 +120,15 @@ def leading(problem: Problem, observations: Sequence[Observation], settings: Set
 def _replay(problem: Problem, observations: Sequence[Observation], settings: Settings, batch: int) -> _Replay:
     t = tally(observations)
     if t.total_fails == 0:  # reproduce first, exactly as the single-cause search does
-        first = bayesian.decide(problem, observations, settings, batch=batch)
+        n = len(problem.predecessors)
+        opened = sum(o.count for o in observations if not o.stored and len(o.included) != n)
+        # the opening prefix's passes (_open) are no runs of the whole list: they do not count
+        # towards the runs after which the failure is "not reproduced"
+        cap = replace(settings, reproduce_runs=reproduce_cap(settings) + opened) if opened else settings
+        first = bayesian.decide(problem, observations, cap, batch=batch)
         if isinstance(first, Query) and t.total_runs == 0:
             first = _speculate(problem, first, settings, batch, budget_left(settings, t))
+            first = _open(problem, first, settings, batch, budget_left(settings, t))
         return _Replay((), first, ())
     found: list[_Found] = []
     index = list(range(len(problem.predecessors)))  # round problem index -> original index
@@ -265,6 +271,32 @@ def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settin
     if n == 0 or done >= cap or k < 1:
         return None
     return Query(full, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
+
+
+def _open(problem: Problem, first: Query, settings: Settings, batch: int,
+          budget: tuple[float, float]) -> Query:
+    """The hunt's first run on one worker: the quickest prefix of the chain that holds half the
+    suspicion, instead of the whole list.  Should it fail, the failure is reproduced and the chain
+    halved in one run, and the whole list need not run; should it pass, the whole list runs next,
+    as it would have first, and the chain already knows the prefix its search would run about
+    first.  A deterministic cause saves one run of the whole list half the time.  Only with one
+    run at once (more places run the whole list, `_speculate`) and only as the hunt's very first
+    run: while the failure does not reproduce, later runs are of the whole list."""
+    m = len(problem.predecessors)
+    if batch != 1 or m < 2 or first.runs != 1 or first.alongside:
+        return first
+    th = threshold.infer(threshold.cost_chain(problem), tally(()), settings, settings.prior_none)
+    half, held, k = sum(th.weights) / 2 * (1 - 1e-9), 0.0, 0  # (even weights sum to half exactly)
+    while k < m - 1 and held < half:
+        held += th.weights[k]
+        k += 1
+    if k == 0:
+        return first
+    cost = run_cost(problem, tuple(th.chain[:k]))
+    query = Query(tuple(sorted(th.chain[:k])), 1,
+                  f"the {k} quickest of {m} predecessors, half the suspicion: does the failure reproduce?"
+                  f" (should it pass, the full list runs next; {cost:.1f} s per run)")
+    return query if fits(problem, query, budget) else first
 
 
 def _speculate(problem: Problem, first: Query, settings: Settings, batch: int,
