@@ -265,7 +265,10 @@ def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> 
     victim = "test_s.py::test_victim"
     assert isolate(tmp_path, "extract", "--stream", "rec", "--test", victim).returncode == 0
     first = isolate(tmp_path, "bisect", victim, "--max-runs", "2", "--pytest-arg=--pollute", "--json")
-    assert first.returncode == 5, first.stderr  # undecided: the budget was spent
+    # the budget was spent: undecided, or not reproduced yet (the first wave's two prefixes may
+    # both leave the polluter out)
+    assert first.returncode in (4, 5), first.stderr
+    assert "the budget ran out" in json.loads(first.stdout)["stop"]
     hunt = next((tmp_path / ".isolate").glob("*/hunt.json"))
     assert json.loads(hunt.read_text())["search"]["pytest_args"] == ["--pollute"]
     proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from isolate.search import stored, threshold
-from isolate.search.batch import makespan
+from isolate.search.batch import makespan, share
 from isolate.search.model import (
     FoundCause,
     Observation,
@@ -59,7 +59,6 @@ SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a caus
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
 # a priori as likely to be deterministic as not (the rates prior of later rounds)
 PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
-SPECULATE_FROM = 4  # workers from which the first reproduction wave also runs prefixes of the chain
 SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
 
 
@@ -127,7 +126,6 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
         cap = replace(settings, reproduce_runs=reproduce_cap(settings) + opened) if opened else settings
         first = bayesian.decide(problem, observations, cap, batch=batch)
         if isinstance(first, Query) and t.total_runs == 0:
-            first = _speculate(problem, first, settings, batch, budget_left(settings, t))
             first = _open(problem, first, settings, batch, budget_left(settings, t))
         return _Replay((), first, ())
     found: list[_Found] = []
@@ -275,47 +273,35 @@ def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settin
 
 def _open(problem: Problem, first: Query, settings: Settings, batch: int,
           budget: tuple[float, float]) -> Query:
-    """The hunt's first run on one worker: the quickest prefix of the chain that holds half the
-    suspicion, instead of the whole list.  Should it fail, the failure is reproduced and the chain
-    halved in one run, and the whole list need not run; should it pass, the whole list runs next,
-    as it would have first, and the chain already knows the prefix its search would run about
-    first.  A deterministic cause saves one run of the whole list half the time.  Only with one
-    run at once (more places run the whole list, `_speculate`) and only as the hunt's very first
-    run: while the failure does not reproduce, later runs are of the whole list."""
+    """The hunt's first wave: prefixes of the chain instead of the whole list (`first`).  On one
+    worker, the quickest prefix that holds half the suspicion (with nothing known, the quickest
+    half of the predecessors); on W places, W prefixes that split the suspicion evenly (at 1/(W+1),
+    2/(W+1), ... of it), a run each.  Each is shorter than the whole list, so the wave ends sooner.
+    Should one fail, the failure is reproduced and the chain's search starts between the longest
+    prefix that passed and the shortest that failed; the whole list need not run.  Should all
+    pass, the whole list runs next (1, 1, 2, 4, ... runs, as it would have first), and those
+    passes are what the chain's search would have asked about first.  Only the hunt's very
+    first wave: while the failure does not reproduce, later ones run the whole list."""
     m = len(problem.predecessors)
-    if batch != 1 or m < 2 or first.runs != 1 or first.alongside:
+    if m < 2:
         return first
     th = threshold.infer(threshold.cost_chain(problem), tally(()), settings, settings.prior_none)
-    half, held, k = sum(th.weights) / 2 * (1 - 1e-9), 0.0, 0  # (even weights sum to half exactly)
-    while k < m - 1 and held < half:
-        held += th.weights[k]
-        k += 1
-    if k == 0:
+    prefixes = [included for included, _ in threshold.spread(th, batch)]
+    if not prefixes:
         return first
-    cost = run_cost(problem, tuple(th.chain[:k]))
-    query = Query(tuple(sorted(th.chain[:k])), 1,
-                  f"the {k} quickest of {m} predecessors, half the suspicion: does the failure reproduce?"
-                  f" (should it pass, the full list runs next; {cost:.1f} s per run)")
+    runs = share(batch, len(prefixes))  # places beyond the distinct prefixes: the quickest again
+    longest = run_cost(problem, prefixes[-1])
+    if len(prefixes) == 1:
+        reason = (f"the {len(prefixes[0])} quickest of {m} predecessors, half the suspicion: does the failure"
+                  f" reproduce? (should it pass, the full list runs next; {longest:.1f} s per run)")
+    else:
+        shown = ", ".join(str(len(p)) for p in prefixes)
+        reason = (f"{len(prefixes)} lists at once, the {shown} quickest of {m} predecessors, splitting the suspicion"
+                  f" evenly: does the failure reproduce? (should all pass, the full list runs next; up to"
+                  f" {longest:.1f} s per run)")
+    query = Query(prefixes[0], runs[0], reason, until_failure=False,
+                  alongside=tuple(zip(prefixes[1:], runs[1:])))
     return query if fits(problem, query, budget) else first
-
-
-def _speculate(problem: Problem, first: Query, settings: Settings, batch: int,
-               budget: tuple[float, float]) -> Query:
-    """The first wave of the reproduction, with W >= 4: half the places run the whole list, the
-    others prefixes of the chain that split it evenly (one run each).  They take no wall time of
-    their own (each is shorter than the whole list beside it), and should the whole list fail,
-    the chain search starts from their runs instead of from nothing.  Only the first wave: while
-    nothing has failed, later waves keep every place for the whole list; and not with 2 workers,
-    where it would halve the first wave's chance to reproduce a flaky failure for one prefix."""
-    m = len(problem.predecessors)
-    slots = batch // 2
-    if batch < SPECULATE_FROM or m < 2 or first.runs < batch:
-        return first
-    th = threshold.infer(threshold.cost_chain(problem), tally(()), settings, settings.prior_none)
-    more = threshold.spread(th, slots)
-    both = replace(first, runs=batch - len(more), until_failure=False, alongside=more,
-                   reason=f"{first.reason}; beside it, {_n(len(more), 'shorter list')} in case it does")
-    return both if more and fits(problem, both, budget) else first
 
 
 def _sharpen(everything: Problem, problem: Problem, found: Sequence[_Found], settings: Settings,
