@@ -292,7 +292,9 @@ def _open(problem: Problem, first: Query, settings: Settings, batch: int,
     runs = share(batch, len(prefixes))  # places beyond the distinct prefixes: the quickest again
     longest = run_cost(problem, prefixes[-1])
     if len(prefixes) == 1:
-        reason = (f"the {len(prefixes[0])} quickest of {m} predecessors, half the suspicion: does the failure"
+        k = len(prefixes[0])
+        held = sum(th.weights[:k]) / sum(th.weights)
+        reason = (f"the {k} quickest of {m} predecessors, holding {held:.0%} of the suspicion: does the failure"
                   f" reproduce? (should it pass, the full list runs next; {longest:.1f} s per run)")
     else:
         shown = ", ".join(str(len(p)) for p in prefixes)
