@@ -436,8 +436,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         while left := check_next(by_alone(), batch, reproduced):
             run(alone, k, left, False)
         made = [e for _, e in runs[single:] if len(e) > 1]
-        state, _ = stance(made, by_alone())
-        used = choose(by_alone(), k) if state != OFF else 1
+        checked = by_alone()
+        state, _ = stance(made, checked)
+        used = choose(checked, k) if state != OFF else 1
         off = state == OFF
         executing = used
         started = True

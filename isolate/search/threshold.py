@@ -199,11 +199,12 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
 
 def spread(th: Threshold, slots: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Up to `slots` prefixes shorter than the whole chain, one run each, that split the chain's
-    mass evenly, for free places in a batch that runs the whole chain anyway (the first
-    reproduction wave, the stop check): should it fail, the next round starts from their runs
-    instead of from nothing; should it pass, they cost no wall time.  Beside the whole chain a
-    long prefix costs no more wall time than a short one, so their lengths follow the mass alone
-    (not its share per second, as in a batch of prefixes only)."""
+    mass evenly.  Two uses: the hunt's first wave, in place of the whole list (causes._open: a
+    failing prefix reproduces the failure and brackets the first cause), and the free places of
+    a batch that runs the whole chain anyway (the stop check: should the chain fail, the next
+    round starts from their runs instead of from nothing; should it pass, they cost no wall time,
+    since beside the whole chain a long prefix costs no more wall time than a short one).  Their
+    lengths follow the mass alone, not its share per second as in a batch of prefixes only."""
     m = len(th.chain)
     if slots < 1 or m < 2:
         return ()
