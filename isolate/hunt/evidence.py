@@ -125,6 +125,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                                                 entry.seconds, stored=True))
                 early += 1
             continue
+        every = (entry.executions or "") if repeat > 1 else ""  # all its executions, when runs repeat
         entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
@@ -140,7 +141,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         included = frozenset(index[i] for i in ids[:-1])
         overheads.append(entry.seconds - sum(problem.durations[i] for i in included) - problem.victim_duration)
         if entry.reproduced or entry.outcome == "pass":
-            observations.append(Observation(included, entry.reproduced, entry.seconds))
+            observations.append(Observation(included, entry.reproduced, entry.seconds, executions=len(every),
+                                            reproductions=every.count("r")))
         else:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
     startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup

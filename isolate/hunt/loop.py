@@ -22,8 +22,8 @@ from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, 
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.lock import Lock
-from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, held, hunt_findings, repeat_text,
-                                      repeating, start_check, watch)
+from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, executing, held, hunt_findings,
+                                      repeat_text, repeating, start_check, watch)
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
@@ -344,8 +344,9 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     display.step(step, len(ids) - 1, sum(r for _, _, r in lists), query.reason, problem, observations,
                  leading(problem, observations, settings), lists=len(lists),
                  alone=ALONE.get(settings.strategy, "fails alone"))
-    run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
-                  until_failure=query.until_failure, on_outcome=display.outcome)
+    with executing(runner, query.executions):
+        run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
+                      until_failure=query.until_failure, on_outcome=display.outcome)
 
 
 def make_runner(hunt: Hunt, scheduler: str | None = None,

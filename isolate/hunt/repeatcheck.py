@@ -22,15 +22,20 @@ With two or more runs at once (isolate.search.repeats.ahead) the runs execute th
 from the hunt's first run, counted by their first execution until the check starts
 (isolate.search.repeats.ahead_next), so that no run is left out then; `repeat-auto.json` says
 "ahead", and "checking" once the check started.
+
+A query may ask more executions than K for its runs (`executing`: the several-causes search's
+stop check runs the rest of the list with many executions of the victim after it); the journal
+keeps every execution, and the search judges each run on its first K.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from isolate.files import write_atomic
@@ -268,6 +273,22 @@ def set_repeat(runner: Any, k: int) -> None:
     for one in (runner, getattr(runner, "fresh", None), getattr(runner, "fork", None)):
         if one is not None and hasattr(one, "repeat"):
             one.repeat = k
+
+
+@contextlib.contextmanager
+def executing(runner: Any, k: int) -> Iterator[None]:
+    """The runs started inside execute the victim `k` times, when that is more than the runner's
+    (a query's `executions`: the several-causes search's stop check); as before after them."""
+    before = next((one.repeat for one in (runner, getattr(runner, "fresh", None), getattr(runner, "fork", None))
+                   if one is not None and hasattr(one, "repeat")), 1)
+    if k <= before:
+        yield
+        return
+    set_repeat(runner, k)
+    try:
+        yield
+    finally:
+        set_repeat(runner, before)
 
 
 def repeats_of(hunt: Hunt) -> dict[str, Any] | None:

@@ -41,6 +41,9 @@ class Observation:
     count: int = 1
     stored: bool = False  # from a stored run in another order (isolate.hunt.history): the chain
     # search reads it into its prior (isolate.search.stored), the other searches like any run
+    executions: int = 0  # K-fold runs (--repeat-victim): every execution of the victim in these runs
+    reproductions: int = 0  # (a run is judged on its first K; a list may ask more) and how many
+    # reproduced the failure; 0: not recorded (single runs, stored runs)
 
     def __post_init__(self) -> None:
         if not isinstance(self.included, frozenset):
@@ -97,6 +100,10 @@ class Query:
     # chosen jointly (several prefixes at once).  With any, every list runs all its runs
     # (until_failure does not apply), and all the runs together fit in one batch.
     alongside: tuple[tuple[tuple[int, ...], int], ...] = ()
+    # K-fold runs: the victim's executions per run of every list of the query, when more than the
+    # hunt's K (0: K).  The search still judges each run on its first K; the stop check of the
+    # several-causes search reads all (strategies/causes.py, _by_execution).
+    executions: int = 0
 
     def lists(self) -> tuple[tuple[tuple[int, ...], int], ...]:
         """Every list of the query with its runs, this one first."""
@@ -287,7 +294,7 @@ def carry_over(
         s = remap.get(o.included)
         if s is None:
             s = remap[o.included] = frozenset(map(new_index.__getitem__, o.included))
-        out.append(Observation(s, o.failed, o.seconds, o.count, o.stored))
+        out.append(Observation(s, o.failed, o.seconds, o.count, o.stored, o.executions, o.reproductions))
     return tuple(out)
 
 

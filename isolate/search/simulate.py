@@ -383,6 +383,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     first execution until ahead_next() starts the check (then no run is left out, since each
     already holds its K executions) or stops the extra executions.
 
+    A query's `executions` (more than K) are what its runs execute; each run is judged on its
+    first `used` as before, and its observation counts every execution (`Observation.executions`).
+
     `stored` runs (stored_runs, single executions) are evidence from the start and stay evidence
     beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
     chain's prior); they never keep repeats from starting, and they are no runs. The single runs
@@ -453,11 +456,13 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             obs += [Observation(inc, "r" in e[:1], 0.0, stored=True) for inc, e in runs[:single]]
         for inc, e in runs[single if used > 1 else 0:]:
             failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
-            if obs and obs[-1].included == inc and obs[-1].failed == failed:
-                last = obs[-1]
-                obs[-1] = Observation(inc, failed, last.seconds + secs, last.count + 1)
+            k, r = (len(e), e.count("r")) if used > 1 and len(e) > 1 else (0, 0)  # every execution
+            if obs and obs[-1].included == inc and obs[-1].failed == failed and not obs[-1].stored:
+                last = obs[-1]  # (never a stored run's: it stays stored)
+                obs[-1] = Observation(inc, failed, last.seconds + secs, last.count + 1,
+                                      executions=last.executions + k, reproductions=last.reproductions + r)
             else:
-                obs.append(Observation(inc, failed, secs))
+                obs.append(Observation(inc, failed, secs, executions=k, reproductions=r))
         if used > 1 and check and alike([e for _, e in runs if len(e) > 1], used):
             used, off = 1, True  # the executions fail together: repeats add nothing
             executing = 1
@@ -494,9 +499,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 continue
             break
         if step.alongside:
-            run_all(step.lists(), max(used, executing))
+            run_all(step.lists(), max(used, executing, step.executions))
         else:
-            run(frozenset(step.included), max(used, executing), step.runs, step.until_failure)
+            run(frozenset(step.included), max(used, executing, step.executions), step.runs, step.until_failure)
     culprits = frozenset(step.culprits)
     seconds = sum(cost(inc, len(e)) for inc, e in runs)
     return RepeatTrial(Trial(step.kind, culprits, step.confidence, judge(truth, step.kind, culprits), len(runs),

@@ -9,13 +9,17 @@ causes' tests."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import copy_suite, isolate, record_failure, stestr_run
-from isolate.search.repeats import CHECK_QUIET, CHECK_RUNS
+from isolate.hunt.evidence import evidence, fork_checked, phase_of
+from isolate.hunt.journal import read_journal
+from isolate.hunt.store import Hunt, read_steps, repeat_of
+from isolate.search.repeats import AUTO_K, CHECK_QUIET, CHECK_RUNS
 
 PORTABLE = "xdgconf.tests.resolve.test_portable.PortableModeTest"
 CLASS_FIXTURE = (
@@ -145,6 +149,29 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     single = auto["from"]
     status = isolate(suite, "status", FLAKY_VICTIM)
     assert verdict["repeats"]["ahead"] is (jobs > 1), verdict["repeats"]
+    # the K-fold runs reach the search with all their executions, from which the stop check reads
+    # the causes' strength per execution and then runs the rest of the list with many executions
+    # of the victim after it (isolate.search.strategies.causes._by_execution), unless the causes'
+    # runs do not look like independent executions (then per run, as before; a 1-in-20 chance)
+    h = Hunt(hunt, json.loads((hunt / "hunt.json").read_text()))
+    ev, used, checked = evidence(h), repeat_of(h), fork_checked(h)
+    runs = [o for o in ev.observations if not o.stored]
+    k_fold = [e for e in read_journal(h)[0] if e.executions and phase_of(e, checked) is None]
+    assert used == AUTO_K and runs and len(runs) == len(k_fold), (used, len(runs), len(k_fold))
+    assert all(o.executions >= used * o.count for o in runs)
+    assert sum(o.executions for o in runs) == sum(len(e.executions or "") for e in k_fold)
+    assert sum(o.reproductions for o in runs) == sum((e.executions or "").count("r") for e in k_fold) > 0
+    longer = [e for e in k_fold if len(e.executions or "") > used]
+    by_execution = re.search(r"no further cause: (\d+) executions of the victim after the 46 other", verdict["stop"])
+    assert bool(longer) == bool(by_execution), (verdict["stop"], [len(e.executions or "") for e in longer])
+    if by_execution:  # the stop counts every execution of the last runs of the rest
+        rest = set(ev.problem.predecessors) - set(FLAKY_POLLUTERS)
+        steps = read_steps(h)
+        of_rest = [e for e in k_fold if set(steps[e.step][:-1]) == rest]
+        # (a run of more executions is a stop check's: its list leaves out a cause found by then)
+        assert all(not set(FLAKY_POLLUTERS) <= set(steps[e.step]) for e in longer)
+        assert sum(len(e.executions or "") for e in of_rest) == int(by_execution[1]) > used
+        assert not any("r" in (e.executions or "") for e in of_rest)
     if jobs > 1:  # every run executed the victim K times, none was left out
         assert single == 0 and auto["ahead"] and auto["checking"], auto
         assert all(len(json.loads(line)["executions"]) > 1

@@ -17,9 +17,11 @@ import pytest
 from conftest import assert_user_error, copy_suite, isolate, record_failure, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import read_journal
-from isolate.hunt.repeatcheck import _single_runs, left_out, repeat_text
+from isolate.hunt.repeatcheck import _single_runs, executing, left_out, repeat_text
 from isolate.hunt.store import Hunt, ahead_waiting, executions_of, read_repeat_auto, repeat_of
 from isolate.report.html import _observations_after_each_entry
+from isolate.running.project import find_project
+from isolate.running.runner import Runner
 from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CHECK_RUNS, HISTORY_MOST, Q_MAX
 
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
@@ -343,3 +345,19 @@ def test_many_stored_runs_do_not_keep_repeats_from_starting_and_stay_evidence(tm
     ev = evidence(hunt)  # K-fold now, the stored runs first and kept
     assert ev.history[0] == verdict["history_runs"] and all(o.stored for o in ev.observations[:ev.history[0]])
     assert left_out(ev, "isolate") == 0 and left_out(ev, "single") == ev.history[0]
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_query_s_executions_run_the_victim_more_times_for_its_runs_only(tmp_path: Path, mode: str) -> None:
+    """A query that asks more executions than the hunt's K (the stop check of the several-causes
+    search) gets them for its runs, and the runner goes back to K after them; fewer than K change
+    nothing. The sample victim fails from its second execution on, so every execution shows."""
+    suite = copy_suite("self_polluter", tmp_path)
+    with Runner(find_project(suite), mode=mode, timeout=60, repeat=4) as runner:
+        with executing(runner, 7):
+            [more] = runner.run([SP_VICTIM], SP_VICTIM)
+        [after] = runner.run([SP_VICTIM], SP_VICTIM)
+        with executing(runner, 2):
+            [fewer] = runner.run([SP_VICTIM], SP_VICTIM)
+        assert runner.repeat == 4
+    assert (more.executions, after.executions, fewer.executions) == ("prrrrrr", "prrr", "prrr")

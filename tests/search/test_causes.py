@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, runs_for
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.strategies.causes import _shown_alone, always, check_runs, missed
+from isolate.search.strategies.causes import REACH, _Executions, _Found, _reaches, _shown_alone, always, check_runs, missed
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -304,7 +305,7 @@ def test_a_budget_that_ends_after_the_victim_failed_alone_says_fails_alone() -> 
     earlier test raises its rate" is settled, the verdict is fails-alone at the probability
     reached (below the target), with a stop line that says what is open; without a failure alone,
     or with a test leading, it stays undecided."""
-    told = []
+    told: list[int] = []
     for seed in range(30):  # about 1 hunt in 6 ends that way
         if len(told) == 3:
             break
@@ -388,3 +389,90 @@ def test_other_tests_passing_alone_show_the_background_a_cause_alone_is_weighed_
     tests, rate, confidence = _shown_alone(pb, tally(first + passes), Settings()) or ((), 0.0, 0.0)
     assert tests == (5,) and confidence >= 0.99 and rate > 0.5
     assert _shown_alone(pb, tally(first + [obs({6}, True), obs({6}, False, 3)]), Settings()) is None
+
+
+def _k_fold(included: Iterable[int], reproduced: int, k: int = 10, executions: int = 0) -> Observation:
+    """A run of `executions` (or `k`) executions of the victim, `reproduced` of them reproducing
+    the failure, judged on its first `k` (failed when the first reproduction is among them)."""
+    every = executions or k
+    first = reproduced > every - k  # the reproductions are taken to be the last executions
+    return Observation(frozenset(included), first, 1.0, executions=every, reproductions=reproduced)
+
+
+def _hunt_until_stop(cause_runs: list[int], alone: int = 0, batch: int = 1,
+                     rest: Callable[[int], int] = lambda executions: 0) -> tuple[Verdict, list[Query]]:
+    """decide() on a K-fold hunt (10 executions a run) of 12 predecessors whose cause is test 3,
+    seen in `cause_runs` runs of it alone (each its reproductions), the victim alone reproducing in
+    `alone` of its executions; each list run reproduces in 5 executions when it holds test 3, and
+    in `rest(executions)` otherwise. The verdict and every query that ran the rest."""
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.1, 1.0)
+    hist = [_k_fold((), alone), _k_fold((), 0), _k_fold((), 0), _k_fold((), 0),
+            _k_fold(range(12), 5), _k_fold({0, 1, 2}, 0), _k_fold({0, 1, 2, 3}, 4)]
+    hist += [_k_fold({3}, r) for r in cause_runs]
+    asked = []
+    for _ in range(40):
+        step = decide(pb, hist, Settings(executions=10), batch=batch)
+        if isinstance(step, Verdict):
+            return step, asked
+        if step.included == tuple(i for i in range(12) if i != 3):
+            asked.append(step)
+        for included, runs in step.lists():
+            every = max(10, step.executions)
+            hist += [_k_fold(included, 5 if 3 in included else rest(every), 10, every)] * runs
+    raise AssertionError("no verdict")
+
+
+def test_the_stop_check_runs_the_victim_many_times_after_the_rest_once_a_cause_shows_its_rate_per_execution() -> None:
+    """With K-fold runs whose executions show the cause's rate per execution (20/40 alone) and a
+    victim that never reproduced alone, the stop check asks for one run of the rest with as many
+    executions of the victim after it as rule out a further cause failing an execution 0.2x as
+    often (0.1 or so): dozens of executions, one start-up, where runs of 10 would take several."""
+    verdict, asked = _hunt_until_stop([5, 5, 4, 6])
+    assert verdict.kind == "polluter" and verdict.culprits == (3,)
+    [check] = asked
+    assert check.runs == 1 and check.executions > 30 and not check.until_failure
+    assert check.executions == check_runs(29, 60, REACH, 0.99, 1e-3, Settings().rates.deterministic)
+    assert (f"no further cause: {check.executions} executions of the victim after the 11 other predecessors (1 run)"
+            " all passed, so a cause failing an execution 0.2x as often as") in verdict.stop
+    assert "(29/60 of the executions after it)" in verdict.stop
+    # two places: two runs at once, each half of the executions
+    verdict2, asked2 = _hunt_until_stop([5, 5, 4, 6], batch=2)
+    assert verdict2.kind == "polluter" and asked2[0].runs == 2
+    assert asked2[0].executions == max(10, -(-check.executions // 2))
+
+
+def test_a_reproduction_in_a_later_execution_after_the_rest_means_a_further_cause() -> None:
+    """The victim alone never reproduced: a reproduction among the extra executions after the rest
+    is a further cause the first K missed, so the rest runs K-fold until a run fails on its first
+    K (the next round then looks for the cause there), not a "no further cause" verdict."""
+    verdict, asked = _hunt_until_stop([5, 5, 4, 6], rest=lambda executions: 1 if executions > 10 else 0)
+    assert asked[0].executions > 10
+    assert asked[1].executions == 0 and asked[1].until_failure and "until a run does" in asked[1].reason
+    assert verdict.kind != "polluter" or "more may remain" in verdict.stop
+
+
+@pytest.mark.parametrize("cause_runs, alone", [([10, 0, 10, 0], 0), ([5, 5, 4, 6], 1)])
+def test_the_stop_check_counts_runs_when_executions_are_no_independent_samples(cause_runs: list[int],
+                                                                               alone: int) -> None:
+    """Per run, as before, when the cause's runs pass whole far more often than independent
+    executions at its rate allow (all or none of 10: a cause drawn once per process), or when the
+    victim alone reproduced the failure (a reproduction after the rest could be its background)."""
+    verdict, asked = _hunt_until_stop(cause_runs, alone=alone)
+    assert verdict.kind == "polluter" and all(q.executions == 0 for q in asked) and len(asked) >= 1
+    assert "executions of the victim after" not in verdict.stop
+
+
+def test_the_check_in_executions_reaches_the_weakest_cause_or_a_fifth_of_the_strongest() -> None:
+    """How strong a further cause the stop check in executions rules out, as a multiple of each
+    cause's rate per execution: one cause, a fifth of it; causes at 0.5 and 0.09, the weak one's
+    rate (not a fifth of it: five times the executions for a cause weaker than any seen); causes
+    at 0.5 and 0.3, a fifth of the strong one; x --further."""
+    def cause(test: int, reproduced: int) -> _Found:  # its rate per execution: (reproduced + 1/2) / 201
+        return _Found((test,), 0.9, 0.99, 1, 1, alone=_Executions(20, 0, 200, reproduced))
+
+    strong, weak, middle = cause(1, 100), cause(2, 18), cause(3, 60)
+    assert _reaches([strong], 1.0) == {strong: REACH}
+    reach = _reaches([strong, weak], 1.0)
+    assert reach[weak] == 1.0 and reach[strong] == pytest.approx(18.5 / 100.5)
+    reach = _reaches([strong, middle], 0.5)
+    assert reach[strong] == pytest.approx(0.5 * REACH) and reach[middle] == pytest.approx(0.5 * REACH * 100.5 / 60.5)

@@ -196,7 +196,7 @@ def test_while_ahead_the_check_starts_by_the_first_executions_and_alike_runs_sto
 
 def test_a_simulated_hunt_on_two_workers_executes_ahead_from_its_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """The simulator runs ahead as the hunts do: on two workers a flaky hunt's every run executed
-    the victim AUTO_K times from the first one; on one worker its first runs were single."""
+    the victim AUTO_K times (or more) from the first one; on one worker its first runs were single."""
     from isolate.search import simulate
     from isolate.search.model import Settings
 
@@ -214,7 +214,8 @@ def test_a_simulated_hunt_on_two_workers_executes_ahead_from_its_first_run(monke
         trial = simulate.repeat_trial(suite, Settings(confidence=0.99), random.Random("run|0"), AUTO_K, auto=True,
                                       batch=batch)
         assert trial.trial.correct and trial.used == AUTO_K, trial
+        # (the stop check's runs of the rest execute it more times: strategies/causes._by_execution)
         if batch == 1:
-            assert made[:AUTO_AFTER] == [1] * AUTO_AFTER and made[-1] == AUTO_K, made
+            assert made[:AUTO_AFTER] == [1] * AUTO_AFTER and made[-1] >= AUTO_K, made
         else:
-            assert set(made) == {AUTO_K}, made
+            assert min(made) == AUTO_K, made

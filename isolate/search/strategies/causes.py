@@ -50,6 +50,7 @@ from isolate.search.model import (
     without,
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
+from isolate.search.repeats import per_execution
 from isolate.search.scopes import class_of, module_of
 from isolate.search.strategies import bayesian
 
@@ -59,6 +60,10 @@ SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a caus
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
 # a priori as likely to be deterministic as not (the rates prior of later rounds)
 PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
+DISPERSED = 0.05  # a cause's K-fold runs read per execution unless this few would pass whole (_per_execution)
+REACH = 0.2  # with K-fold runs, the stop check rules out causes this many times as strong per execution as
+# the strongest found, or as the weakest, whichever is weaker (x --further): executions after the rest are
+# cheap (_no_cause_left_by_execution, _reaches)
 SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
 
 
@@ -70,6 +75,18 @@ class _Found:
     fails: int = 0  # the runs that held it: failures...
     runs: int = 0  # ...of these
     name: str = ""  # how the stop check names it, when it is a whole class or module
+    alone: _Executions | None = None  # its K-fold runs without the other causes found (_units)
+
+
+@dataclass(frozen=True)
+class _Executions:
+    """The K-fold runs that held a cause and no other cause found, as the stop check reads its
+    strength per execution from them (`_per_execution`)."""
+
+    runs: int
+    passed: int  # of them, passed on their first K executions
+    executions: int  # every execution of the victim in them...
+    reproduced: int  # ...and those that reproduced the failure
 
 
 @dataclass(frozen=True)
@@ -132,7 +149,7 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
     index = list(range(len(problem.predecessors)))  # round problem index -> original index
     sub, obs = problem, tuple(observations)
     while True:
-        units = _units(problem, observations, found)
+        units = _units(problem, observations, found, settings.executions)
         step = _round(sub, obs, settings, batch, t, [problem.predecessors[i] for f in found for i in f.tests],
                       min((f.rate for f in units), default=0.0), problem, units, index)
         leaders = tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q)
@@ -191,6 +208,8 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
             cap = k_fold_rate(pri.rate, settings.executions) / settings.further
+        if _by_execution(obs, found, base):
+            return _no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
         sharper = _sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
             return _Whole(sharper), ()
@@ -481,6 +500,123 @@ def _miss(f: _Found, settings: Settings, k: int) -> float:
     if f.runs <= 0:
         return (1.0 - _floor(f.rate, settings)) ** k
     return missed(f.fails, f.runs, k, settings.further, settings.rates.p_min, settings.rates.deterministic)
+
+
+def _per_execution(f: _Found, k: int) -> bool:
+    """Whether f's K-fold runs without the other causes found (`k` executions each) show its
+    strength per execution of the victim: one of their executions reproduced the failure, and
+    they agree with independent executions: as many of them passed their first k executions as
+    f's rate per execution allows (a binomial tail of at least DISPERSED).  A cause that bites in
+    some processes and not at all in others (a run's executions then fail or pass with its
+    process) makes too many runs pass whole, and is read per run."""
+    e = f.alone
+    if e is None or not e.reproduced:
+        return False
+    whole = (1.0 - (e.reproduced + 0.5) / (e.executions + 1)) ** k  # a run passing its first k executions
+    return _at_least(e.passed, e.runs, whole) >= DISPERSED
+
+
+def _by_execution(obs: Sequence[Observation], found: Sequence[_Found], settings: Settings) -> bool:
+    """Whether the stop check counts executions of the victim after the rest rather than runs of
+    the rest (`_no_cause_left_by_execution`): the runs are K-fold, every cause found shows its
+    strength per execution (`_per_execution`), and the victim alone ran K-fold and never
+    reproduced the failure in any execution (a reproduction after the rest then means a further
+    cause, not the background)."""
+    k = settings.executions
+    alone = [o for o in obs if not o.included and not o.stored]
+    return (k > 1 and bool(found) and bool(alone) and all(o.executions >= k * o.count for o in alone)
+            and not any(o.failed or o.reproductions for o in alone)
+            and all(_per_execution(f, k) for f in found))
+
+
+def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], settings: Settings, batch: int,
+                                budget: tuple[float, float], everything: Problem, found: Sequence[_Found],
+                                cap: float) -> Query | _End:
+    """The stop check in executions (`_by_execution`): the rest of the list runs with as many
+    executions of the victim after it as rule out, at the target confidence, a further cause
+    failing one execution as often as the weakest cause found does, and one failing it REACH x as
+    often as the strongest, whichever is weaker (x `further`; `_reaches`), each rate as uncertain
+    as the cause's executions leave it (`missed`, per execution: K executions turn a rate r into
+    1 - (1 - r)^K per run, as `k_fold_rate` reads a stored run's rate), and one at `cap`'s rate
+    per execution x REACH (stored runs' suspects).  Executions after the rest cost a victim each,
+    runs of it a start-up and the whole rest, so the check reaches five times weaker causes than
+    the per-run check (`_no_failure_left`) in fewer seconds: one run of 44 executions rules out a
+    cause failing 0.1 of them, where runs of 10 would take 5.  Each run is still judged on its
+    first K executions by the search.  Should a later execution after the rest reproduce the
+    failure, a further cause is there: the rest runs K-fold until a run fails (the next round then
+    looks for it), up to as many runs as its rate per execution shows in the target confidence."""
+    n = len(problem.predecessors)
+    k = settings.executions
+    full = frozenset(range(n))
+    rest = [o for o in obs if o.included == full and not o.stored]
+    rates = settings.rates
+    every = tuple(range(n))
+    each = problem.victim_duration / k  # the search's problem holds a run's K executions
+    seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
+    if seen:  # (in the runs of more than K executions: one of K that reproduced failed, and ends the check)
+        wide = sum(o.executions for o in rest if o.executions > k * o.count)
+        runs = sum(o.count for o in rest)
+        most = runs_for(settings.confidence, k_fold_rate((seen + 0.5) / (wide + 1), k))
+        more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
+        if runs >= most or more < 1:
+            return _End("budget", (f"more may remain: executions of the victim after the {n} other predecessors"
+                                   f" reproduced the failure ({seen}/{ran}), yet none of their {runs} runs did in its"
+                                   f" first {k}"))
+        return Query(every, more, (f"without the causes found: {seen} of {ran} executions of the victim after the"
+                                   f" other {n} predecessors reproduced the failure, none in the first {k} of a run:"
+                                   f" until a run does"))
+    reach = _reaches(found, settings.further)
+
+    def need_of(f: _Found) -> int:
+        e = f.alone or _Executions(0, 0, 0, 0)  # all there (_by_execution)
+        return check_runs(e.reproduced, e.executions, reach[f], settings.confidence, rates.p_min, rates.deterministic)
+
+    need = max(need_of(f) for f in found)
+    floor = max(rates.p_min, per_execution(min(1.0, cap * settings.further), k) * REACH)  # cap: a K-fold rate / further
+    if cap < 1.0:
+        need = max(need, runs_for(settings.confidence, floor))
+    weakest = max(found, key=need_of)
+    e = weakest.alone or _Executions(0, 0, 0, 0)
+    who = weakest.name or label(everything, weakest.tests)
+    what = (f"a cause failing an execution {reach[weakest]:.2g}x as often as {who} ({e.reproduced}/{e.executions} of"
+            " the executions after it)")
+    if ran >= need:
+        misses = [missed(f.alone.reproduced, f.alone.executions, ran, reach[f], rates.p_min, rates.deterministic)
+                  for f in found if f.alone is not None]
+        if cap < 1.0:
+            misses.append((1.0 - floor) ** ran)
+        conf = 1.0 - max(misses)
+        runs = sum(o.count for o in rest)
+        return _End("stop", (f"no further cause: {ran} executions of the victim after the {n} other predecessors"
+                             f" ({_n(runs, 'run')}) all passed, so {what} would have shown (confidence {conf:.3f})"),
+                    conf)
+    left = need - ran
+    places = max(1, min(batch, math.ceil(left / k)))  # W runs at once, each a share of the executions
+    per = max(k, math.ceil(left / places))
+    cost = run_cost(problem, every) + (per - k) * each
+    runs = fit_runs(places, cost, budget)
+    if runs < 1:
+        return _End("budget", f"more may remain: the budget ran out after {ran} executions of the victim after the"
+                              f" {n} other predecessors ({need} would rule out {what})")
+    return Query(every, runs, (f"without the causes found: do the other {n} predecessors still make it fail? {per}"
+                               f" executions of the victim after them{' a run' if runs > 1 else ''}, to rule out"
+                               f" {what}"), until_failure=False, executions=per)
+
+
+def _reaches(found: Sequence[_Found], further: float) -> dict[_Found, float]:
+    """How strong a further cause the stop check in executions rules out, as a multiple of each
+    cause's rate per execution: as strong as the weakest cause found, or REACH x as strong as the
+    strongest, whichever is weaker, x `further`.  One cause (rate r): REACH x r.  Causes at 0.5
+    and 0.1: 0.1 (the weak one as it is, REACH x 0.5 for the strong one), not 0.02, which would
+    take five times the executions to rule out."""
+    rate = {f: (f.alone.reproduced + 0.5) / (f.alone.executions + 1) if f.alone else 1.0 for f in found}
+    target = min(min(rate.values()), REACH * max(rate.values()))
+    return {f: further * min(1.0, target / rate[f]) for f in found}
+
+
+def _at_least(x: int, n: int, chance: float) -> float:
+    """P(X >= x) for X binomial(n, chance)."""
+    return sum(math.comb(n, j) * chance ** j * (1.0 - chance) ** (n - j) for j in range(x, n + 1))
 
 
 def _cap_need(cap: float, settings: Settings) -> int:
@@ -781,16 +917,16 @@ def _scope_groups(names: Sequence[str], found: Sequence[_Found]) -> list[tuple[s
     return groups
 
 
-def _units(problem: Problem, observations: Sequence[Observation], found: Sequence[_Found]) -> tuple[_Found, ...]:
+def _units(problem: Problem, observations: Sequence[Observation], found: Sequence[_Found], k: int
+           ) -> tuple[_Found, ...]:
     """The causes found as the stop check weighs them: a class or module all of whose listed
     tests are causes is one cause (its tests leave the same state behind: setUpClass, a class
     attribute), its rate read from the runs that held any of its tests and no other cause, as its
     evidence line counts them; the other causes as found.  Read one by one, a class confirmed
     with a run or two per test would have a weak lower bound, and the stop check would run the
-    rest of the list for it many times over."""
+    rest of the list for it many times over.  With K-fold runs (`k` executions), each with the
+    executions of its runs without the other causes (`_executions`)."""
     groups = _scope_groups(problem.predecessors, found)
-    if not groups:
-        return tuple(found)
     grouped = {i for _, _, tests in groups for i in tests}
     every = {i for f in found for i in f.tests}
     units = [f for f in found if not grouped.intersection(f.tests)]
@@ -800,7 +936,28 @@ def _units(problem: Problem, observations: Sequence[Observation], found: Sequenc
         confidence = min(f.confidence for f in found if f.tests[0] in members)
         units.append(_held(tuple(sorted(tests)), 0.0, confidence, sum(o.count for o in held if o.failed),
                            sum(o.count for o in held), f"any test of {scope} {key}"))
-    return tuple(units)
+    if k < 2:
+        return tuple(units)
+    out = []
+    for f in units:
+        members, others = frozenset(f.tests), every - set(f.tests)
+        if f.name:  # a class or module: any of its tests
+            runs = [o for o in observations if o.included & members and not o.included & others]
+        else:  # a test, or a pair: all of them
+            runs = [o for o in observations if members <= o.included and not o.included & others]
+        out.append(replace(f, alone=_executions(runs, k)))
+    return tuple(out)
+
+
+def _executions(runs: Sequence[Observation], k: int) -> _Executions | None:
+    """The K-fold `runs` (judged on their first `k` executions; stored runs left out, as a
+    stored run's one execution tells no K-fold rate) as `_Executions`; None when one of them
+    recorded no executions (a single run)."""
+    runs = [o for o in runs if not o.stored]
+    if not runs or any(o.executions < k * o.count for o in runs):
+        return None
+    return _Executions(sum(o.count for o in runs), sum(o.count for o in runs if not o.failed),
+                       sum(o.executions for o in runs), sum(o.reproductions for o in runs))
 
 
 def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, runs: int, name: str = "") -> _Found:
