@@ -221,7 +221,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             seen = sum(o.count for o in observations)
             settings = replace(settings, max_runs=seen + max(0, most - ev.entries))
         # the executions each run is judged on: stored runs (one each) are read on their own scale
-        settings = replace(settings, executions=repeat_of(hunt))
+        settings = replace(settings, executions=repeat_of(hunt), run_seconds=_run_seconds(runner))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries
@@ -347,6 +347,12 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
     with executing(runner, query.executions):
         run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
                       until_failure=query.until_failure, on_outcome=display.outcome)
+
+
+def _run_seconds(runner: Any) -> float | None:
+    """Half the runner's per-run timeout: what a run the search plans may take (None: no timeout)."""
+    timeout = getattr(runner, "timeout", None)
+    return None if timeout is None else timeout / 2
 
 
 def make_runner(hunt: Hunt, scheduler: str | None = None,

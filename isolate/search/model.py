@@ -81,6 +81,9 @@ class Settings:
     # executions of the victim a new run is judged on (--repeat-victim; isolate.hunt.evidence):
     # above 1, a stored run (one execution) is on another scale than a new run's K-fold rate
     executions: int = 1
+    # the longest a run may take (the hunt's per-run timeout, halved): the several-causes search's
+    # stop check spreads its executions of the victim over runs that stay under it (None: any)
+    run_seconds: float | None = None
 
 
 @dataclass(frozen=True)

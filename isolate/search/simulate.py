@@ -420,6 +420,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         wall += makespan([cost(frozenset(s), k) for s, _ in lists], [r for _, r in lists], batch)
 
     alone = frozenset[int]()
+    # the hunt's default per-run timeout, halved (isolate.hunt.loop: 10x a run of the whole list)
+    limit = settings.run_seconds or max(60.0, 10 * run_cost(problem, tuple(range(len(problem.predecessors))))) / 2
     used = 1 if auto else asked
     off = False
     single = 0  # runs made before repeats started by themselves
@@ -449,7 +451,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     if asked > 1 and check and not auto:
         start(asked)
     while True:
-        seen = replace(problem, victim_duration=problem.victim_duration * used)
+        # a run's other executions as the hunt measures them: in its start-up (isolate.hunt.evidence)
+        seen = replace(problem, startup=problem.startup + (used - 1) * problem.victim_duration)
         obs: list[Observation] = list(stored)  # consecutive alike runs as one observation with a count
         if used > 1 and settings.strategy == "isolate":
             # the single runs before repeats started, as stored runs are kept (isolate.hunt.evidence)
@@ -469,7 +472,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             continue
         most = settings.max_runs  # for the whole hunt: what the search sees, plus what is left (as the loop does)
         room = None if most is None else sum(o.count for o in obs) + max(0, most - len(runs))
-        step = decide(seen, obs, replace(settings, executions=used, max_runs=room), batch=batch)
+        step = decide(seen, obs, replace(settings, executions=used, max_runs=room, run_seconds=limit), batch=batch)
         if auto and not started and not off and isinstance(step, Query):
             first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
                      None if most is None else most - len(runs))

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from isolate.search.decide import decide, leading
-from isolate.search.model import Observation, Problem, Query, Settings, Verdict, runs_for
+from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
 from isolate.search.strategies.causes import REACH, _Executions, _Found, _reaches, _shown_alone, always, check_runs, missed
@@ -400,7 +400,8 @@ def _k_fold(included: Iterable[int], reproduced: int, k: int = 10, executions: i
 
 
 def _hunt_until_stop(cause_runs: list[int], alone: int = 0, batch: int = 1,
-                     rest: Callable[[int], int] = lambda executions: 0) -> tuple[Verdict, list[Query]]:
+                     rest: Callable[[int], int] = lambda executions: 0,
+                     run_seconds: float | None = None) -> tuple[Verdict, list[Query]]:
     """decide() on a K-fold hunt (10 executions a run) of 12 predecessors whose cause is test 3,
     seen in `cause_runs` runs of it alone (each its reproductions), the victim alone reproducing in
     `alone` of its executions; each list run reproduces in 5 executions when it holds test 3, and
@@ -411,7 +412,7 @@ def _hunt_until_stop(cause_runs: list[int], alone: int = 0, batch: int = 1,
     hist += [_k_fold({3}, r) for r in cause_runs]
     asked = []
     for _ in range(40):
-        step = decide(pb, hist, Settings(executions=10), batch=batch)
+        step = decide(pb, hist, Settings(executions=10, run_seconds=run_seconds), batch=batch)
         if isinstance(step, Verdict):
             return step, asked
         if step.included == tuple(i for i in range(12) if i != 3):
@@ -439,6 +440,14 @@ def test_the_stop_check_runs_the_victim_many_times_after_the_rest_once_a_cause_s
     verdict2, asked2 = _hunt_until_stop([5, 5, 4, 6], batch=2)
     assert verdict2.kind == "polluter" and asked2[0].runs == 2
     assert asked2[0].executions == max(10, -(-check.executions // 2))
+    # a run may take 4 s (the hunt's timeout, halved), and one of the rest takes 2.9 s: the
+    # executions (0.1 s each) are shared over runs that stay under it
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.1, 1.0)
+    rest_run = run_cost(pb, tuple(i for i in range(12) if i != 3))
+    verdict3, asked3 = _hunt_until_stop([5, 5, 4, 6], run_seconds=4.0)
+    assert verdict3.kind == "polluter" and asked3[0].runs > 1
+    assert rest_run + (asked3[0].executions - 10) * 0.1 <= 4.0 < rest_run + (check.executions - 10) * 0.1
+    assert asked3[0].runs * asked3[0].executions >= check.executions
 
 
 def test_a_reproduction_in_a_later_execution_after_the_rest_means_a_further_cause() -> None:

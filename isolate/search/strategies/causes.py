@@ -551,7 +551,7 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     rest = [o for o in obs if o.included == full and not o.stored]
     rates = settings.rates
     every = tuple(range(n))
-    each = problem.victim_duration / k  # the search's problem holds a run's K executions
+    each = problem.victim_duration  # one execution (a run's other K - 1 are in the start-up, as measured)
     seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     if seen:  # (in the runs of more than K executions: one of K that reproduced failed, and ends the check)
         wide = sum(o.executions for o in rest if o.executions > k * o.count)
@@ -591,10 +591,14 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
                              f" ({_n(runs, 'run')}) all passed, so {what} would have shown (confidence {conf:.3f})"),
                     conf)
     left = need - ran
-    places = max(1, min(batch, math.ceil(left / k)))  # W runs at once, each a share of the executions
-    per = max(k, math.ceil(left / places))
-    cost = run_cost(problem, every) + (per - k) * each
-    runs = fit_runs(places, cost, budget)
+    # W runs at once, each a share of the executions, none longer than settings.run_seconds (the
+    # hunt's timeout, halved), at least K more executions than a K-fold run
+    room = left if settings.run_seconds is None or each <= 0 else \
+        int((settings.run_seconds - run_cost(problem, every)) / each)
+    most = k + max(k, room)
+    runs = max(min(batch, math.ceil(left / k)), math.ceil(left / most))
+    per = max(k, math.ceil(left / runs))
+    runs = fit_runs(runs, run_cost(problem, every) + (per - k) * each, budget)
     if runs < 1:
         return _End("budget", f"more may remain: the budget ran out after {ran} executions of the victim after the"
                               f" {n} other predecessors ({need} would rule out {what})")
