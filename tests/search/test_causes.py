@@ -458,6 +458,11 @@ def test_a_reproduction_in_a_later_execution_after_the_rest_means_a_further_caus
     assert asked[0].executions > 10
     assert asked[1].executions == 0 and asked[1].until_failure and "until a run does" in asked[1].reason
     assert verdict.kind != "polluter" or "more may remain" in verdict.stop
+    # runs of many executions shared over several (a short timeout) are no K-fold runs of the chase:
+    # every execution after the first 10 reproduced, and the chase still runs the rest K-fold
+    verdict, asked = _hunt_until_stop([5, 5, 4, 6], rest=lambda executions: executions - 10, run_seconds=4.0)
+    assert asked[0].runs > 1 and asked[0].executions > 10
+    assert asked[1].executions == 0 and asked[1].until_failure and "until a run does" in asked[1].reason
 
 
 @pytest.mark.parametrize("cause_runs, alone", [([10, 0, 10, 0], 0), ([5, 5, 4, 6], 1)])

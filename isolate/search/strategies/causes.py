@@ -555,7 +555,7 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     if seen:  # (in the runs of more than K executions: one of K that reproduced failed, and ends the check)
         wide = sum(o.executions for o in rest if o.executions > k * o.count)
-        runs = sum(o.count for o in rest)
+        runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
         most = runs_for(settings.confidence, k_fold_rate((seen + 0.5) / (wide + 1), k))
         more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
         if runs >= most or more < 1:
