@@ -9,10 +9,10 @@ import random
 import pytest
 
 from isolate.search.decide import decide, leading
-from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for
+from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for, without
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.strategies.causes import REACH, _Executions, _Found, _reaches, _shown_alone, always, check_runs, missed
+from isolate.search.strategies.causes import REACH, _Executions, _executions_pay, _Found, _reaches, _shown_alone, always, check_runs, missed
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -404,9 +404,9 @@ def _hunt_until_stop(cause_runs: list[int], alone: int = 0, batch: int = 1,
                      run_seconds: float | None = None) -> tuple[Verdict, list[Query]]:
     """decide() on a K-fold hunt (10 executions a run) of 12 predecessors whose cause is test 3,
     seen in `cause_runs` runs of it alone (each its reproductions), the victim alone reproducing in
-    `alone` of its executions; each list run reproduces in 5 executions when it holds test 3, and
-    in `rest(executions)` otherwise. The verdict and every query that ran the rest."""
-    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.1, 1.0)
+    `alone` of its first executions and never later; each list run reproduces in 5 executions when
+    it holds test 3, and in `rest(executions)` otherwise. The verdict and every query that ran the rest."""
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.02, 1.0)  # a quick victim
     hist = [_k_fold((), alone), _k_fold((), 0), _k_fold((), 0), _k_fold((), 0),
             _k_fold(range(12), 5), _k_fold({0, 1, 2}, 0), _k_fold({0, 1, 2, 3}, 4)]
     hist += [_k_fold({3}, r) for r in cause_runs]
@@ -419,7 +419,7 @@ def _hunt_until_stop(cause_runs: list[int], alone: int = 0, batch: int = 1,
             asked.append(step)
         for included, runs in step.lists():
             every = max(10, step.executions)
-            hist += [_k_fold(included, 5 if 3 in included else rest(every), 10, every)] * runs
+            hist += [_k_fold(included, 5 if 3 in included else rest(every) if included else 0, 10, every)] * runs
     raise AssertionError("no verdict")
 
 
@@ -440,13 +440,13 @@ def test_the_stop_check_runs_the_victim_many_times_after_the_rest_once_a_cause_s
     verdict2, asked2 = _hunt_until_stop([5, 5, 4, 6], batch=2)
     assert verdict2.kind == "polluter" and asked2[0].runs == 2
     assert asked2[0].executions == max(10, -(-check.executions // 2))
-    # a run may take 4 s (the hunt's timeout, halved), and one of the rest takes 2.9 s: the
-    # executions (0.1 s each) are shared over runs that stay under it
-    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.1, 1.0)
+    # a run may take 3.2 s (the hunt's timeout, halved), and one of the rest takes 2.8 s: the
+    # executions (0.02 s each) are shared over runs that stay under it
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.02, 1.0)
     rest_run = run_cost(pb, tuple(i for i in range(12) if i != 3))
-    verdict3, asked3 = _hunt_until_stop([5, 5, 4, 6], run_seconds=4.0)
+    verdict3, asked3 = _hunt_until_stop([5, 5, 4, 6], run_seconds=3.2)
     assert verdict3.kind == "polluter" and asked3[0].runs > 1
-    assert rest_run + (asked3[0].executions - 10) * 0.1 <= 4.0 < rest_run + (check.executions - 10) * 0.1
+    assert rest_run + (asked3[0].executions - 10) * 0.02 <= 3.2 < rest_run + (check.executions - 10) * 0.02
     assert asked3[0].runs * asked3[0].executions >= check.executions
 
 
@@ -460,9 +460,26 @@ def test_a_reproduction_in_a_later_execution_after_the_rest_means_a_further_caus
     assert verdict.kind != "polluter" or "more may remain" in verdict.stop
     # runs of many executions shared over several (a short timeout) are no K-fold runs of the chase:
     # every execution after the first 10 reproduced, and the chase still runs the rest K-fold
-    verdict, asked = _hunt_until_stop([5, 5, 4, 6], rest=lambda executions: executions - 10, run_seconds=4.0)
+    verdict, asked = _hunt_until_stop([5, 5, 4, 6], rest=lambda executions: executions - 10, run_seconds=3.2)
     assert asked[0].runs > 1 and asked[0].executions > 10
     assert asked[1].executions == 0 and asked[1].until_failure and "until a run does" in asked[1].reason
+
+
+def test_a_reproduction_after_the_rest_first_runs_the_victim_alone_as_many_times() -> None:
+    """The victim alone passed its 40 executions, but a rate of 0.01 would often pass them: when
+    executions after the rest reproduce, the victim alone first runs as many; should it reproduce
+    too (its own rate), the check falls back to runs of the rest (no more executions after it)."""
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.02, 1.0)
+    rest = tuple(i for i in range(12) if i != 3)
+    hist = [_k_fold((), 0)] * 4 + [_k_fold(range(12), 5), _k_fold({0, 1, 2}, 0), _k_fold({0, 1, 2, 3}, 4)]
+    hist += [_k_fold({3}, r) for r in [5, 5, 4, 6]] + [_k_fold({0, 1, 2, 4, 5, 6, 7}, 0)]  # its classmates
+    hist += [_k_fold(rest, 1, 10, 48)]  # the rest: one of its 38 later executions reproduced
+    step = decide(pb, hist, Settings(executions=10))
+    assert isinstance(step, Query) and step.included == () and step.executions == 48 and "alone 48 times" in step.reason
+    quiet = decide(pb, hist + [_k_fold((), 0, 10, 48)], Settings(executions=10))
+    assert isinstance(quiet, Query) and quiet.included == rest and quiet.until_failure and quiet.executions == 0
+    loud = decide(pb, hist + [_k_fold((), 1, 10, 48)], Settings(executions=10))
+    assert not (isinstance(loud, Query) and loud.executions > 10)
 
 
 @pytest.mark.parametrize("cause_runs, alone", [([10, 0, 10, 0], 0), ([5, 5, 4, 6], 1)])
@@ -490,3 +507,19 @@ def test_the_check_in_executions_reaches_the_weakest_cause_or_a_fifth_of_the_str
     assert reach[weak] == 1.0 and reach[strong] == pytest.approx(18.5 / 100.5)
     reach = _reaches([strong, middle], 0.5)
     assert reach[strong] == pytest.approx(0.5 * REACH) and reach[middle] == pytest.approx(0.5 * REACH * 100.5 / 60.5)
+
+
+def test_the_stop_check_runs_in_executions_only_where_they_cost_less_than_runs_of_the_rest() -> None:
+    """A cause seen in 29 of its 60 executions is ruled out, and a fifth of it, by 48 executions:
+    one run of the rest (2.8 s) and 38 more victims (0.05 s each), cheaper than the 2 runs the
+    per-run check asks. One seen in 2 of 20 (a false one drawn from a background is like that)
+    leaves weak causes open: 517 executions, dearer than its per-run check's 5 runs, which it keeps."""
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.05, 1.0)
+    strong = _Found((3,), 0.9, 0.99, 6, 6, alone=_Executions(6, 0, 60, 29))
+    weak = _Found((3,), 0.7, 0.99, 2, 2, alone=_Executions(2, 0, 20, 2))
+    sub = without(pb, (3,))
+    settings = Settings(executions=10)
+    assert _executions_pay(sub, (), settings, [strong], 1.0)
+    assert not _executions_pay(sub, (), settings, [weak], 1.0)
+    begun = (Observation(frozenset(range(11)), False, 1.0, executions=200),)  # once begun, it goes on
+    assert _executions_pay(sub, begun, settings, [weak], 1.0)

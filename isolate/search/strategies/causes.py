@@ -208,7 +208,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
             cap = k_fold_rate(pri.rate, settings.executions) / settings.further
-        if _by_execution(obs, found, base):
+        if _by_execution(obs, found, base) and _executions_pay(problem, obs, base, found, cap):
             return _no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
         sharper = _sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
@@ -543,8 +543,11 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     the per-run check (`_no_failure_left`) in fewer seconds: one run of 44 executions rules out a
     cause failing 0.1 of them, where runs of 10 would take 5.  Each run is still judged on its
     first K executions by the search.  Should a later execution after the rest reproduce the
-    failure, a further cause is there: the rest runs K-fold until a run fails (the next round then
-    looks for it), up to as many runs as its rate per execution shows in the target confidence."""
+    failure, a further cause may be there, or the victim's own rate, too low for the runs of it
+    alone so far to show: the victim alone first runs as many executions (a reproduction there
+    ends this check: `_by_execution`); if none reproduced, the rest runs K-fold until a run fails
+    (the next round then looks for the cause), up to as many runs as its rate per execution shows
+    in the target confidence."""
     n = len(problem.predecessors)
     k = settings.executions
     full = frozenset(range(n))
@@ -555,6 +558,11 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     if seen:  # (in the runs of more than K executions: one of K that reproduced failed, and ends the check)
         wide = sum(o.executions for o in rest if o.executions > k * o.count)
+        alone = sum(o.executions for o in obs if not o.included and not o.stored)
+        if alone < wide:  # first the victim alone as many times: its own rate may be what showed
+            return Query((), 1, (f"without the causes found: {seen} of {ran} executions of the victim after the"
+                                 f" other {n} predecessors reproduced the failure; the victim alone {wide} times, to"
+                                 " tell a further cause from its own rate"), until_failure=False, executions=wide)
         runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
         most = runs_for(settings.confidence, k_fold_rate((seen + 0.5) / (wide + 1), k))
         more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
@@ -568,13 +576,10 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     reach = _reaches(found, settings.further)
 
     def need_of(f: _Found) -> int:
-        e = f.alone or _Executions(0, 0, 0, 0)  # all there (_by_execution)
-        return check_runs(e.reproduced, e.executions, reach[f], settings.confidence, rates.p_min, rates.deterministic)
+        return _executions_needed([f], settings, 1.0, reach)
 
-    need = max(need_of(f) for f in found)
+    need = _executions_needed(found, settings, cap, reach)
     floor = max(rates.p_min, per_execution(min(1.0, cap * settings.further), k) * REACH)  # cap: a K-fold rate / further
-    if cap < 1.0:
-        need = max(need, runs_for(settings.confidence, floor))
     weakest = max(found, key=need_of)
     e = weakest.alone or _Executions(0, 0, 0, 0)
     who = weakest.name or label(everything, weakest.tests)
@@ -605,6 +610,36 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     return Query(every, runs, (f"without the causes found: do the other {n} predecessors still make it fail? {per}"
                                f" executions of the victim after them{' a run' if runs > 1 else ''}, to rule out"
                                f" {what}"), until_failure=False, executions=per)
+
+
+def _executions_needed(found: Sequence[_Found], settings: Settings, cap: float, reach: dict[_Found, float]) -> int:
+    """Executions of the victim after the rest, all passing, that rule out what the stop check in
+    executions rules out (`_no_cause_left_by_execution`)."""
+    rates = settings.rates
+    need = max(check_runs(f.alone.reproduced if f.alone else 0, f.alone.executions if f.alone else 0, reach[f],
+                          settings.confidence, rates.p_min, rates.deterministic) for f in found)
+    if cap < 1.0:  # cap: a K-fold rate / further
+        floor = max(rates.p_min, per_execution(min(1.0, cap * settings.further), settings.executions) * REACH)
+        need = max(need, runs_for(settings.confidence, floor))
+    return need
+
+
+def _executions_pay(problem: Problem, obs: Sequence[Observation], settings: Settings, found: Sequence[_Found],
+                    cap: float) -> bool:
+    """Whether the stop check runs in executions (`_by_execution` allowing it): once it has begun,
+    or when its executions cost no more seconds than the runs of the rest the per-run check still
+    needs (`_no_failure_left`).  A cause confirmed on a few runs (a false one, drawn from a
+    background the runs of the victim alone have not shown yet) leaves weak causes open, and
+    ruling them out per execution takes hundreds; the per-run check then is the cheaper."""
+    n, k = len(problem.predecessors), settings.executions
+    full = frozenset(range(n))
+    rest = [o for o in obs if o.included == full and not o.stored]
+    if any(o.executions > k * o.count for o in rest):
+        return True
+    left = _executions_needed(found, settings, cap, _reaches(found, settings.further)) - sum(o.executions for o in rest)
+    runs = max([_need(f, settings) for f in found] + [_cap_need(cap, settings), 1]) - sum(o.count for o in rest)
+    one = run_cost(problem, tuple(range(n)))
+    return one + max(0, left - k) * problem.victim_duration <= max(1, runs) * one  # a run of them, against runs
 
 
 def _reaches(found: Sequence[_Found], further: float) -> dict[_Found, float]:
