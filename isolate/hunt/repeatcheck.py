@@ -268,19 +268,24 @@ def hunt_findings(hunt: Hunt, observations: tuple[Observation, ...]) -> tuple[st
     return findings(observations, repeat, (first_alone(alone), len(alone)))
 
 
+def _runners(runner: Any) -> list[Any]:
+    """Every runner the hunt's runner holds that repeats the victim (the automatic mode holds a
+    fresh and a fork one)."""
+    return [one for one in (runner, getattr(runner, "fresh", None), getattr(runner, "fork", None))
+            if one is not None and hasattr(one, "repeat")]
+
+
 def set_repeat(runner: Any, k: int) -> None:
-    """Every runner the hunt's runner holds (the automatic mode holds a fresh and a fork one)."""
-    for one in (runner, getattr(runner, "fresh", None), getattr(runner, "fork", None)):
-        if one is not None and hasattr(one, "repeat"):
-            one.repeat = k
+    """Every runner the hunt's runner holds executes the victim `k` times a run."""
+    for one in _runners(runner):
+        one.repeat = k
 
 
 @contextlib.contextmanager
 def executing(runner: Any, k: int) -> Iterator[None]:
     """The runs started inside execute the victim `k` times, when that is more than the runner's
     (a query's `executions`: the several-causes search's stop check); as before after them."""
-    before = next((one.repeat for one in (runner, getattr(runner, "fresh", None), getattr(runner, "fork", None))
-                   if one is not None and hasattr(one, "repeat")), 1)
+    before = next((one.repeat for one in _runners(runner)), 1)
     if k <= before:
         yield
         return
