@@ -579,7 +579,6 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
         return _executions_needed([f], settings, 1.0, reach)
 
     need = _executions_needed(found, settings, cap, reach)
-    floor = max(rates.p_min, per_execution(min(1.0, cap * settings.further), k) * REACH)  # cap: a K-fold rate / further
     weakest = max(found, key=need_of)
     e = weakest.alone or _Executions(0, 0, 0, 0)
     who = weakest.name or label(everything, weakest.tests)
@@ -589,7 +588,7 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
         misses = [missed(f.alone.reproduced, f.alone.executions, ran, reach[f], rates.p_min, rates.deterministic)
                   for f in found if f.alone is not None]
         if cap < 1.0:
-            misses.append((1.0 - floor) ** ran)
+            misses.append((1.0 - _cap_floor(cap, settings)) ** ran)
         conf = 1.0 - max(misses)
         runs = sum(o.count for o in rest)
         return _End("stop", (f"no further cause: {ran} executions of the victim after the {n} other predecessors"
@@ -618,10 +617,15 @@ def _executions_needed(found: Sequence[_Found], settings: Settings, cap: float, 
     rates = settings.rates
     need = max(check_runs(f.alone.reproduced if f.alone else 0, f.alone.executions if f.alone else 0, reach[f],
                           settings.confidence, rates.p_min, rates.deterministic) for f in found)
-    if cap < 1.0:  # cap: a K-fold rate / further
-        floor = max(rates.p_min, per_execution(min(1.0, cap * settings.further), settings.executions) * REACH)
-        need = max(need, runs_for(settings.confidence, floor))
+    if cap < 1.0:
+        need = max(need, runs_for(settings.confidence, _cap_floor(cap, settings)))
     return need
+
+
+def _cap_floor(cap: float, settings: Settings) -> float:
+    """The rate per execution the stop check in executions rules out for the stored runs'
+    suspects: `cap` (a K-fold rate / `further`) per execution, x REACH, p_min or more."""
+    return max(settings.rates.p_min, per_execution(min(1.0, cap * settings.further), settings.executions) * REACH)
 
 
 def _executions_pay(problem: Problem, obs: Sequence[Observation], settings: Settings, found: Sequence[_Found],
@@ -969,23 +973,17 @@ def _units(problem: Problem, observations: Sequence[Observation], found: Sequenc
     grouped = {i for _, _, tests in groups for i in tests}
     every = {i for f in found for i in f.tests}
     units = [f for f in found if not grouped.intersection(f.tests)]
-    for scope, key, tests in groups:
+    if k > 1:  # a test, or a pair: the runs that held all of it and no other cause
+        units = [replace(f, alone=_executions([o for o in observations if set(f.tests) <= o.included
+                                               and not o.included & (every - set(f.tests))], k)) for f in units]
+    for scope, key, tests in groups:  # a class or module: the runs that held any of its tests and no other cause
         members, others = frozenset(tests), every - set(tests)
         held = [o for o in observations if o.included & members and not o.included & others]
         confidence = min(f.confidence for f in found if f.tests[0] in members)
-        units.append(_held(tuple(sorted(tests)), 0.0, confidence, sum(o.count for o in held if o.failed),
-                           sum(o.count for o in held), f"any test of {scope} {key}"))
-    if k < 2:
-        return tuple(units)
-    out = []
-    for f in units:
-        members, others = frozenset(f.tests), every - set(f.tests)
-        if f.name:  # a class or module: any of its tests
-            runs = [o for o in observations if o.included & members and not o.included & others]
-        else:  # a test, or a pair: all of them
-            runs = [o for o in observations if members <= o.included and not o.included & others]
-        out.append(replace(f, alone=_executions(runs, k)))
-    return tuple(out)
+        unit = _held(tuple(sorted(tests)), 0.0, confidence, sum(o.count for o in held if o.failed),
+                     sum(o.count for o in held), f"any test of {scope} {key}")
+        units.append(replace(unit, alone=_executions(held, k)) if k > 1 else unit)
+    return tuple(units)
 
 
 def _executions(runs: Sequence[Observation], k: int) -> _Executions | None:
