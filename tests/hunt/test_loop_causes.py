@@ -163,7 +163,6 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     assert sum(o.reproductions for o in runs) == sum((e.executions or "").count("r") for e in k_fold) > 0
     longer = [e for e in k_fold if len(e.executions or "") > used]
     by_execution = re.search(r"no further cause: (\d+) executions of the victim after the 46 other", verdict["stop"])
-    assert bool(longer) == bool(by_execution), (verdict["stop"], [len(e.executions or "") for e in longer])
     if by_execution:  # the stop counts every execution of the last runs of the rest
         rest = set(ev.problem.predecessors) - set(FLAKY_POLLUTERS)
         steps = read_steps(h)
