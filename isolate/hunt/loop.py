@@ -23,7 +23,7 @@ from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, executing, held, hunt_findings,
-                                      repeat_text, repeating, start_check, watch)
+                                      repeat_text, repeating, repeats_of, start_check, watch)
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
@@ -31,7 +31,7 @@ from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for
-from isolate.hunt.store import Hunt, executions_of, repeat_asked, repeat_of, repeats_from, step_for
+from isolate.hunt.store import Hunt, executions_of, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
@@ -151,7 +151,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     problem, observations, ev, said, answer = searched
     history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-    repeats = (f"repeats: {repeat_text(hunt)}",) if repeat_asked(hunt) > 1 else ()
+    repeats = (f"repeats: {repeat_text(hunt)}",) if repeats_of(hunt) is not None else ()
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
     if seed is not None:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once

@@ -45,8 +45,8 @@ from isolate.hunt.runs import run_journaled
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_repeat_auto, read_repeat_check,
                                  read_steps, repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
-from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, ahead, ahead_next, alike,
-                                    automatic, check_next, choose, first_alone, flaky, rejects, stance)
+from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, SINGLE, add_nothing, ahead,
+                                    ahead_next, alike, automatic, check_next, choose, first_alone, flaky, rejects, stance)
 
 
 class RepeatsOff(Exception):
@@ -80,16 +80,24 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         display.info(f"repeats: {why}")
         set_repeat(runner, AUTO_K)
         return False  # nothing to read again: the runs count by their first execution
-    if auto is not None:
+    if auto is not None and "stopped" not in auto:
         if not ahead_waiting(hunt):
             return False
         k_fold_runs, alone = k_fold(hunt)
         state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room,
-                           k_fold_runs, int(auto["repeat"]))
+                           listed(hunt), int(auto["repeat"]))
         if state == OFF:
-            why = (_together(k_fold_runs) if alike(k_fold_runs, int(auto["repeat"]))
+            why = (_together(k_fold_runs) if alike(listed(hunt), int(auto["repeat"]))
                    else f"{seen}, and repeats can no longer start")
             _decide(hunt, runner, display, OFF, rejects(k_fold_runs, "watch")[1], k_fold_runs, alone, 1, why)
+            return False  # the runs counted by their first execution, as before
+        if state == SINGLE:  # a deterministic cause: as on one worker from now on (repeats may start later)
+            why = (f"{_together(k_fold_runs)}, each holding a test that never passed (a deterministic cause, which"
+                   f" fails every execution): from run {ev.entries + 1} on, the runs execute the victim once, and"
+                   " repeats start by themselves if a flaky cause shows")
+            _write_auto({**auto, "stopped": ev.entries, "why": why}, hunt)
+            set_repeat(runner, 1)
+            display.info(f"repeats: {why}")
             return False  # the runs counted by their first execution, as before
         if state == HOLD:
             return False
@@ -147,6 +155,15 @@ def k_fold(hunt: Hunt) -> tuple[list[str], list[str]]:
             if len(steps.get(entry.step, ())) == 1:
                 alone.append(entry.executions)
     return runs, alone
+
+
+def listed(hunt: Hunt) -> list[tuple[frozenset[str], str]]:
+    """Every run of the hunt's own phase as isolate.search.repeats.alike reads it: its predecessors,
+    and its executions (a single run's one "r" or "p")."""
+    steps = read_steps(hunt)
+    checked = fork_checked(hunt)
+    return [(frozenset(steps.get(e.step, ())[:-1]), e.executions or ("r" if e.reproduced else "p"))
+            for e in read_journal(hunt)[0] if phase_of(e, checked) is None]
 
 
 def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: float | None,
@@ -208,12 +225,13 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
 
 
 def watch(hunt: Hunt, runner: Any, display: Any) -> None:
-    """While repeats run, between queries: raises RepeatsOff when the runs' executions fail
-    together (isolate.search.repeats.alike), since the extra executions then add no evidence."""
+    """While repeats run, between queries: raises RepeatsOff when the extra executions add no
+    evidence (isolate.search.repeats.add_nothing): the runs' executions fail together, drawn once
+    a run, or a deterministic cause alone fails them all."""
     runs, alone = k_fold(hunt)
-    if alike(runs, repeat_of(hunt)):
+    if add_nothing(listed(hunt), repeat_of(hunt)):
         _decide(hunt, runner, display, OFF, rejects(runs, "watch")[1], runs, alone, 1,
-                f"{_together(runs)}: the cause is drawn once a run, and repeats add no evidence")
+                f"{_together(runs)}: the cause is drawn once a run or always bites, and repeats add no evidence")
         raise RepeatsOff
 
 
@@ -301,10 +319,13 @@ def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
     asked and used per run, whether they started by themselves (`auto`) and from the first run
     (`ahead`), whether the check turned them off, and its summary."""
     k = repeat_asked(hunt)
+    auto = read_repeat_auto(hunt)
+    if auto is not None and "stopped" in auto:
+        return {"asked": auto["repeat"], "auto": True, "ahead": True, "used": 1, "state": "off",
+                "summary": repeat_text(hunt)}
     if k < 2:
         return None
     decision = read_repeat_check(hunt)
-    auto = read_repeat_auto(hunt)
     return {"asked": k, "auto": auto is not None, "ahead": auto is not None and bool(auto.get("ahead")),
             "used": repeat_of(hunt), "state": None if decision is None else decision["state"],
             "summary": repeat_text(hunt)}
@@ -324,6 +345,9 @@ def repeat_text(hunt: Hunt) -> str:
     decision = read_repeat_check(hunt)
     k = repeat_asked(hunt)
     auto = read_repeat_auto(hunt)
+    if auto is not None and "stopped" in auto:
+        return (f"{auto['repeat']} executions per run from the first one, counted by the first; stopped after"
+                f" {auto['stopped']} runs: {auto['why']}")
     if auto is not None and auto.get("ahead"):
         since = f"{auto['repeat']} executions per run from the first one, counted by the first until the check; "
     else:

@@ -340,7 +340,9 @@ def read_repeat_auto(hunt: Hunt) -> dict[str, Any] | None:
     "why": text, ...}; None when they did not, when --repeat-victim was given since (it rules), or
     when the file cannot be read as such. With "ahead": true, every run executed the victim K
     times from the first one ("from" 0), counted by its first execution until "checking": true
-    (isolate.hunt.repeatcheck.auto_start)."""
+    (isolate.hunt.repeatcheck.auto_start), or until "stopped": the journal entries then (a
+    deterministic cause: the runs execute the victim once from there, and repeats may still start
+    by themselves, which replaces the file)."""
     if type(hunt.settings.get("search", {}).get("repeat")) is int:
         return None
     try:
@@ -349,7 +351,8 @@ def read_repeat_auto(hunt: Hunt) -> dict[str, Any] | None:
         return None
     if (not isinstance(data, dict) or type(data.get("repeat")) is not int or data["repeat"] < 2
             or type(data.get("from")) is not int or data["from"] < 0 or not isinstance(data.get("why"), str)
-            or type(data.get("ahead", False)) is not bool or type(data.get("checking", False)) is not bool):
+            or type(data.get("ahead", False)) is not bool or type(data.get("checking", False)) is not bool
+            or type(data.get("stopped", 0)) is not int or data.get("stopped", 0) < 0):
         return None
     return data
 
@@ -358,7 +361,7 @@ def ahead_waiting(hunt: Hunt) -> bool:
     """Whether the runs execute the victim K times ahead while they still count by their first
     execution: repeats ahead, the check not started (nor decided)."""
     auto = read_repeat_auto(hunt)
-    return (auto is not None and bool(auto.get("ahead")) and not auto.get("checking")
+    return (auto is not None and bool(auto.get("ahead")) and not auto.get("checking") and "stopped" not in auto
             and read_repeat_check(hunt) is None)
 
 
@@ -367,7 +370,7 @@ def repeat_asked(hunt: Hunt) -> int:
     themselves with (isolate.hunt.repeatcheck), else 1."""
     given = hunt.settings.get("search", {}).get("repeat")
     auto = read_repeat_auto(hunt)
-    return max(1, given) if type(given) is int else 1 if auto is None else int(auto["repeat"])
+    return max(1, given) if type(given) is int else 1 if auto is None or "stopped" in auto else int(auto["repeat"])
 
 
 def repeats_from(hunt: Hunt) -> int:

@@ -15,9 +15,9 @@ from isolate.hunt.evidence import evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, read_journal
 from isolate.hunt.lock import holder
-from isolate.hunt.repeatcheck import hunt_findings, repeat_text
+from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
 from isolate.hunt.settings import reading_settings
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_asked
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.posterior import Answer
@@ -112,7 +112,7 @@ def format_status(items: list[Status]) -> str:
         out.append(f"  leading: {s.leader}")
         if s.mode:
             out.append(f"  mode: {s.mode}")
-        if repeat_asked(s.hunt) > 1:
+        if repeats_of(s.hunt) is not None:
             out.append(f"  repeats: {repeat_text(s.hunt)}")
         out.extend(f"  note: {note}" for note in s.notes)
         out.extend(f"  warning: {warning}" for warning in s.warnings)
@@ -176,7 +176,7 @@ def log_lines(hunt: Hunt) -> list[str]:
                      f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     said = hunt_findings(hunt, evidence(hunt).observations) if entries else ()
     lines.append(f"mode: {mode_text(hunt)}")
-    if repeat_asked(hunt) > 1:
+    if repeats_of(hunt) is not None:
         lines.append(f"repeats: {repeat_text(hunt)}")
     lines.extend(f"finding: {f}" for f in said)
     verdict = read_verdict(hunt)

@@ -34,11 +34,15 @@ alternatives that mislead) against theta = 1. Under exchangeability its expectat
 number of runs, whatever decided which lists ran, so by Ville's inequality it ever reaches
 1 / ALPHA_AGAIN with probability at most ALPHA_AGAIN, over all the looks of a hunt together.
 
-Repeats also stop when a run's executions fail together (`alike`): once ALIKE_RUNS K-fold runs
-reproduced the failure and every one of them on all its executions, the cause is drawn once a run
-(a process-wide draw, such as the hash seed, or a deterministic cause) and the extra executions
-add no evidence, only their seconds. (Independent executions at a rate r fail all K together,
-given that one failed, with probability r^K / (1 - (1 - r)^K): below 0.11 even at r = 0.8, K = 10.)
+Repeats also stop when a run's executions fail together (`alike`): once every K-fold run that
+reproduced the failure did so on all its executions, and ALIKE_RUNS of them held only tests that
+passed in some run, the cause is drawn once a run (a process-wide draw, such as the hash seed, or
+a flaky polluter whose state is left behind or not) and the extra executions add no evidence, only
+their seconds. (Independent executions at a rate r fail all K together, given that one failed,
+with probability r^K / (1 - (1 - r)^K): below 0.11 even at r = 0.8, K = 10.) A run holding a test
+that never passed is left out of the count: a deterministic cause fails every execution however
+the executions are drawn, so such runs tell nothing of how they are, and beside flaky causes it
+would turn off the repeats that find them (`multi k=3 p=1+0.5+0.1`: docs/search.md).
 
 `stance` turns that into what the hunt does: keep repeating, stop (the evidence of K-fold runs is
 dropped and the hunt goes on with single runs), or, before a "fails on its own" verdict whose
@@ -66,7 +70,8 @@ every run executes the victim AUTO_K times, and counts by its first execution un
 run then already holds its K executions. On W
 workers the runs before repeats start are a whole wave, often of the whole list, and leaving them
 out cost more than the extra executions (docs/search.md, "Under the default"). Before the check,
-`alike` stops the extra executions: a deterministic cause pays them for ALIKE_RUNS runs or so.
+`alike` stops the extra executions: a deterministic cause pays them for ALIKE_RUNS runs or so, and
+then the hunt goes on as on one worker (repeats may start if it turns out flaky too).
 On one worker the extra executions of a deterministic hunt's first runs cost more than what is
 left out, so there repeats start as above.
 """
@@ -76,6 +81,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from typing import TypeVar
 
 CHECK_RUNS = 10  # K-fold runs of the victim alone before the search starts...
 CHECK_QUIET = 4  # ...or, once a run reproduced the failure, this many (a wave at least) if all their executions passed
@@ -95,7 +102,8 @@ AHEAD_JOBS = 2  # runs at once from which the executions run ahead from the firs
 
 ALIKE_RUNS = 3  # K-fold runs that reproduced the failure, each on every execution, that turn repeats off
 
-ON, OFF, HOLD = "on", "off", "hold"
+ON, OFF, HOLD, SINGLE = "on", "off", "hold", "single"
+T = TypeVar("T")  # a test, as the caller names it (an index, an id)
 
 
 def counts(executions: str) -> tuple[int, int, int]:
@@ -204,19 +212,19 @@ def stance(runs: Sequence[str], alone: Sequence[str], verdict: str | None = None
     return ON, figure
 
 
-def flaky(runs: Iterable[tuple[frozenset[int], bool]]) -> bool:
+def flaky(runs: Iterable[tuple[AbstractSet[T], bool]]) -> bool:
     """Whether no deterministic cause explains the runs (`runs`: each run's predecessors and
     whether it reproduced): some list that reproduced the failure holds neither a test that never
     passed nor two tests that never passed together, so neither a test nor a pair that makes every
     run holding it fail is in it; the cause is flaky (or a test between it and the victim undoes
     it). A list passed that holds every test of a failing one is the plainest case."""
-    failing: set[frozenset[int]] = set()
-    passing: set[frozenset[int]] = set()
+    failing: set[frozenset[T]] = set()
+    passing: set[frozenset[T]] = set()
     for included, reproduced in runs:
-        (failing if reproduced else passing).add(included)
+        (failing if reproduced else passing).add(frozenset(included))
     if any(f <= p for f in failing for p in passing):
         return True
-    held: dict[int, int] = {}  # a test -> the passing lists that held it, as bits
+    held: dict[T, int] = {}  # a test -> the passing lists that held it, as bits
     for bit, included in enumerate(passing):
         for test in included:
             held[test] = held.get(test, 0) | 1 << bit
@@ -247,14 +255,19 @@ def ahead(jobs: int, history: int, room: int | None) -> bool:
     return jobs >= AHEAD_JOBS and history < HISTORY_MOST and (room is None or room >= AUTO_AFTER + AUTO_ROOM)
 
 
-def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None, k_fold: Sequence[str],
-               k: int) -> str:
+def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None,
+               k_fold: Sequence[tuple[AbstractSet[T], str]], k: int) -> str:
     """While the executions run ahead (`ahead`), before the check: ON to start the check now
     (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`; no run
     is left out, so however late), OFF to stop the extra executions (the `k_fold` runs'
-    executions fail together, or repeats can no longer start), HOLD to go on as before."""
+    executions fail together, or repeats can no longer start), SINGLE to stop them while repeats
+    may still start as on one worker (the runs' executions fail together where a test that never
+    passed explains it: a deterministic cause, whose runs would pay them for nothing), HOLD to go on
+    as before."""
     if alike(k_fold, k):
         return OFF
+    if together(k_fold, k):
+        return SINGLE
     if automatic(runs, reproduced, flaky, history, room, left_out=False):
         return ON
     if history >= HISTORY_MOST or (room is not None and room < AUTO_ROOM):
@@ -262,8 +275,33 @@ def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int 
     return HOLD
 
 
-def alike(runs: Sequence[str], used: int) -> bool:
-    """Whether the K-fold runs' executions, judged on their first `used`, fail together: at least
-    ALIKE_RUNS runs reproduced the failure, and each on every execution (see the module docstring)."""
-    failing = [e[:used] for e in runs if "r" in e[:used] and len(e) > 1]
+def together(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
+    """Whether ALIKE_RUNS K-fold runs (`runs` as `alike` reads them) reproduced the failure, and
+    every K-fold run that did, on all its executions: drawn once a run, or a deterministic cause."""
+    failing = [e[:used] for _, e in runs if "r" in e[:used] and len(e) > 1]
     return used > 1 and len(failing) >= ALIKE_RUNS and all(set(e) == {"r"} for e in failing)
+
+
+def add_nothing(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
+    """Whether the extra executions of the runs add nothing, while repeats run: the runs' executions
+    fail together (`alike`), or they do where a test that never passed explains it and nothing in
+    the runs is flaky (`together`, `flaky`: a deterministic cause alone). Beside a flaky cause they
+    stay."""
+    return alike(runs, used) or (together(runs, used) and not flaky((s, "r" in e[:used]) for s, e in runs))
+
+
+def alike(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
+    """Whether the K-fold runs' executions, judged on their first `used`, fail together (`runs`:
+    every run's predecessors and executions, a single run's one "r", "f" or "p"): every K-fold run
+    that reproduced the failure did so on every execution, and at least ALIKE_RUNS of them held no
+    test that never passed (see the module docstring)."""
+    if used < 2:
+        return False
+    failing = [(s, e[:used]) for s, e in runs if "r" in e[:used] and len(e) > 1]
+    if not all(set(e) == {"r"} for _, e in failing):
+        return False
+    passed: set[T] = set()
+    for s, e in runs:
+        if "r" not in e[:used]:
+            passed.update(s)
+    return sum(1 for s, _ in failing if passed.issuperset(s)) >= ALIKE_RUNS

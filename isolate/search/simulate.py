@@ -390,7 +390,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
     chain's prior); they never keep repeats from starting, and they are no runs. The single runs
     made before repeats started by themselves stay evidence the same way."""
-    from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, ahead_next, alike, automatic,
+    from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, SINGLE, add_nothing, ahead_next, automatic,
                                         check_next, choose, flaky, stance)
     from isolate.search.repeats import ahead as runs_ahead
 
@@ -466,7 +466,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                                       executions=last.executions + k, reproductions=last.reproductions + r)
             else:
                 obs.append(Observation(inc, failed, secs, executions=k, reproductions=r))
-        if used > 1 and check and alike([e for _, e in runs if len(e) > 1], used):
+        if used > 1 and check and add_nothing(runs, used):
             used, off = 1, True  # the executions fail together: repeats add nothing
             executing = 1
             continue
@@ -477,9 +477,11 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
                      None if most is None else most - len(runs))
             if ahead:
-                state = ahead_next(*first, [e for _, e in runs if len(e) > 1], executing)
+                state = ahead_next(*first, runs, executing)
                 if state == OFF:
                     executing, off = 1, True  # no extra executions from now on
+                if state == SINGLE:
+                    executing, ahead = 1, False  # as on one worker from now on
                 if state == ON:
                     start(AUTO_K)
                 if state != HOLD:

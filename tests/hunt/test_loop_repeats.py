@@ -201,7 +201,8 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     """Without --repeat-victim, two runs at a time: every run executes the victim K times from the
     first one and counts by its first execution until the check, which starts once AUTO_AFTER runs
     passed; then every run counts K-fold, none left out (the HTML chart reads them so too). A
-    deterministic polluter stops the extra executions after ALIKE_RUNS runs, before any check."""
+    deterministic polluter stops the extra executions after ALIKE_RUNS runs, before any check,
+    and the hunt goes on as on one worker."""
     suite = fails_alone(tmp_path)
     first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
                     SAMPLE_RACE_RATE="0")
@@ -228,11 +229,20 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     assert isolate(other, "extract", "--test", DP_VICTIM).returncode == 0
     proc = isolate(other, "bisect", DP_VICTIM, "--json", "--no-fork-server", "--jobs", "2")
     assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [DP_CULPRIT], proc.stdout
-    check = json.loads((hunt_dir(other) / "repeat-check.json").read_text())
-    assert (check["state"], check["used"]) == ("off", 1) and "on all its executions" in check["summary"], check
+    # every run that reproduced held the polluter, which never passed: the extra executions stop
+    # (no check, nothing turned off: repeats would start by themselves if the hunt turned flaky)
+    assert not (hunt_dir(other) / "repeat-check.json").exists()
+    auto = json.loads((hunt_dir(other) / "repeat-auto.json").read_text())
     made = [len(e.get("executions") or "x") for e in journal(other)]
     k_fold = made.index(1) if 1 in made else len(made)  # the runs made before the decision
-    assert ALIKE_RUNS <= k_fold < len(made) and set(made[:k_fold]) == {AUTO_K} and set(made[k_fold:]) == {1}, made
+    assert ALIKE_RUNS <= k_fold == auto["stopped"] < len(made), (made, auto)
+    assert set(made[:k_fold]) == {AUTO_K} and set(made[k_fold:]) == {1}, made
+    assert "each holding a test that never passed" in auto["why"] and f"from run {k_fold + 1} on" in auto["why"]
+    repeats = json.loads(proc.stdout)["repeats"]
+    assert (repeats["asked"], repeats["used"], repeats["ahead"], repeats["state"]) == (AUTO_K, 1, True, "off"), repeats
+    assert repeats["summary"].startswith(f"{AUTO_K} executions per run from the first one, counted by the first;"
+                                         f" stopped after {k_fold} runs: every one of"), repeats
+    assert f"repeats: {repeats['summary']}" in json.loads(proc.stdout)["evidence"]
 
 
 def test_a_hunt_resumed_while_its_executions_run_ahead_keeps_counting_by_the_first(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for, without
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.strategies.causes import REACH, _Executions, _executions_pay, _Found, _reaches, _shown_alone, always, check_runs, missed
+from isolate.search.strategies.causes import REACH, REACH_MOST, _Executions, _executions_pay, _Found, _reaches, _shown_alone, always, check_runs, missed
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -495,7 +495,7 @@ def test_the_stop_check_counts_runs_when_executions_are_no_independent_samples(c
 
 def test_the_check_in_executions_reaches_the_weakest_cause_or_a_fifth_of_the_strongest() -> None:
     """How strong a further cause the stop check in executions rules out, as a multiple of each
-    cause's rate per execution: one cause, a fifth of it; causes at 0.5 and 0.09, the weak one's
+    cause's rate per execution: one cause, a fifth of it (0.1 of the executions at most); causes at 0.5 and 0.09, the weak one's
     rate (not a fifth of it: five times the executions for a cause weaker than any seen); causes
     at 0.5 and 0.3, a fifth of the strong one; x --further."""
     def cause(test: int, reproduced: int) -> _Found:  # its rate per execution: (reproduced + 1/2) / 201
@@ -507,6 +507,12 @@ def test_the_check_in_executions_reaches_the_weakest_cause_or_a_fifth_of_the_str
     assert reach[weak] == 1.0 and reach[strong] == pytest.approx(18.5 / 100.5)
     reach = _reaches([strong, middle], 0.5)
     assert reach[strong] == pytest.approx(0.5 * REACH) and reach[middle] == pytest.approx(0.5 * REACH * 100.5 / 60.5)
+    # a cause failing every execution: not a fifth of it (a third cause at 0.1 would pass the
+    # check one time in ten) but REACH_MOST, beside it or alone
+    always_fails = cause(4, 200)
+    assert _reaches([always_fails], 1.0)[always_fails] == pytest.approx(REACH_MOST * 201 / 200.5)
+    reach = _reaches([always_fails, strong], 1.0)
+    assert reach[strong] == pytest.approx(REACH_MOST * 201 / 100.5)
 
 
 def test_the_stop_check_runs_in_executions_only_where_they_cost_less_than_runs_of_the_rest() -> None:

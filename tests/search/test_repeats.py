@@ -8,9 +8,9 @@ import random
 import pytest
 
 from isolate.search.repeats import (AHEAD_JOBS, ALIKE_RUNS, ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_K, AUTO_LATEST, AUTO_ROOM,
-                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, ahead, ahead_next,
-                                    alike, automatic, check_next, choose, flaky, later_e, later_p, per_execution,
-                                    stance)
+                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, SINGLE, ahead, ahead_next,
+                                    add_nothing, alike, automatic, check_next, choose, flaky, later_e, later_p, per_execution,
+                                    stance, together)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -156,17 +156,47 @@ def test_a_list_that_passes_while_holding_a_failing_one_shows_a_flaky_cause() ->
 
 
 def test_executions_that_fail_together_stop_repeats() -> None:
-    assert alike(["rrrr", "pppp", "rrrr", "rrrr"], 4)
-    assert not alike(["rrrr", "rrrr"], 4)  # too few to tell
-    assert not alike(["rrrr", "rrrp", "rrrr", "rrrr"], 4)  # one run whose executions differ
-    assert not alike(["rrrr", "rrrr", "rrrr"], 1)  # single runs: nothing to stop
-    assert alike(["rrrrpp", "rrrrrr", "rrrrpr"], 4)  # judged on the executions used
+    a, b, ab = frozenset({1}), frozenset({2}), frozenset({1, 2})
+
+    def runs(*executions: str) -> list[tuple[frozenset[int], str]]:  # lists whose tests all passed somewhere
+        return [(ab, "p")] + [(a, e) for e in executions]
+
+    assert alike(runs("rrrr", "pppp", "rrrr", "rrrr"), 4)
+    assert not alike(runs("rrrr", "rrrr"), 4)  # too few to tell
+    assert not alike(runs("rrrr", "rrrp", "rrrr", "rrrr"), 4)  # one run whose executions differ
+    assert not alike(runs("r", "r", "r", "rrrr", "rrrr"), 4)  # single runs are no K-fold runs
+    assert not alike(runs("rrrr", "rrrr", "rrrr"), 1)  # single runs: nothing to stop
+    assert alike(runs("rrrrpp", "rrrrrr", "rrrrpr"), 4)  # judged on the executions used
+    # a test that never passed (a deterministic cause) explains its runs' failing together: they
+    # are not counted, whatever the other runs' executions do
+    never = frozenset({3})
+    assert not alike([(ab, "p")] + [(never | a, "rrrr")] * 5, 4)
+    assert not alike([(ab, "p")] + [(never | a, "rrrr")] * 5 + [(b, "rprp")], 4)
+    assert alike([(ab, "p")] + [(never | a, "rrrr")] * 5 + [(b, "rrrr")] * 3, 4)  # three it does not explain
+    assert alike([(never, "pppp")] + [(never | a, "rrrr")] * 3 + [(ab, "p")], 4)  # once it passed, it is no cause
+    # the victim alone failing together (a process-wide draw: the hash seed) holds no test at all
+    assert alike([(frozenset[int](), "rrrr")] * 3, 4)
     # independent executions failing at 0.8 each, K = 10: a failing run fails on all of them
     # about 1 time in 9 (0.8^10), so three in a row about 1 in 800
     rng = random.Random(7)
-    runs = ["".join("r" if rng.random() < 0.8 else "p" for _ in range(10)) for _ in range(3000)]
-    alarms = sum(alike(runs[i:i + 3], 10) for i in range(0, 3000, 3))
+    drawn = ["".join("r" if rng.random() < 0.8 else "p" for _ in range(10)) for _ in range(3000)]
+    alarms = sum(alike(runs(*drawn[i:i + 3]), 10) for i in range(0, 3000, 3))
     assert alarms <= 5, alarms
+
+
+def test_repeats_stop_for_a_deterministic_cause_alone_and_stay_beside_a_flaky_one() -> None:
+    a, b, ab, never = frozenset({1}), frozenset({2}), frozenset({1, 2}), frozenset({3})
+    deterministic = [(ab, "p")] + [(never | a, "rrrr")] * ALIKE_RUNS
+    assert together(deterministic, 4) and not alike(deterministic, 4) and add_nothing(deterministic, 4)
+    # beside it a flaky cause: a list of tests that all passed somewhere failed a run (on a later
+    # execution): the repeats that find it stay
+    beside = deterministic + [(b, "pprp"), (b, "pppp")]
+    assert not flaky((s, "r" in e[:1]) for s, e in beside)  # (on first executions, nothing flaky yet)
+    assert not together(beside, 4) and not add_nothing(beside, 4)
+    beside = deterministic + [(b, "rrrr")]  # test 2, which passed a run, failed one whole: flaky
+    assert together(beside, 4) and not alike(beside, 4) and not add_nothing(beside, 4)
+    assert add_nothing(beside + [(b, "rrrr")] * (ALIKE_RUNS - 1), 4)  # ALIKE_RUNS such runs: drawn once a run
+    assert not add_nothing(deterministic, 1)  # single runs: nothing to stop
 
 
 def test_executions_run_ahead_from_two_runs_at_once_with_room_for_the_check() -> None:
@@ -178,13 +208,18 @@ def test_executions_run_ahead_from_two_runs_at_once_with_room_for_the_check() ->
 def test_while_ahead_the_check_starts_by_the_first_executions_and_alike_runs_stop_it() -> None:
     k = AUTO_K
     passed = "p" * k
+    a, ab = frozenset({1}), frozenset({1, 2})
     # two runs passed on their first execution (one failed on a later one): the check starts
-    assert ahead_next(2, 0, False, 0, None, [passed, "p" * (k - 1) + "r"], k) == ON
-    assert ahead_next(1, 0, False, 0, None, [passed], k) == HOLD  # fewer than AUTO_AFTER runs
-    # a deterministic cause: every run reproduced on every execution, ALIKE_RUNS of them
-    assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, ["r" * k] * ALIKE_RUNS, k) == OFF
+    assert ahead_next(2, 0, False, 0, None, [(ab, passed), (a, "p" * (k - 1) + "r")], k) == ON
+    assert ahead_next(1, 0, False, 0, None, [(ab, passed)], k) == HOLD  # fewer than AUTO_AFTER runs
+    # a deterministic cause: every run reproduced on every execution, ALIKE_RUNS of them, each
+    # holding a test that never passed: the extra executions stop, repeats may start later
+    assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, [(ab, "r" * k)] * ALIKE_RUNS, k) == SINGLE
+    # runs of a test that passed once, or of the victim alone: drawn once a run, repeats are off
+    assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, [(a, passed)] + [(a, "r" * k)] * ALIKE_RUNS, k) == OFF
+    assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, [(frozenset[int](), "r" * k)] * ALIKE_RUNS, k) == OFF
     # reproduced, no flaky pattern, but no run on every execution yet: wait, until repeats can no longer start
-    mixed = ["r" * (k - 1) + "p"]
+    mixed = [(ab, "r" * (k - 1) + "p")]
     assert ahead_next(5, 5, False, 0, None, mixed, k) == HOLD
     assert ahead_next(5, 5, False, 0, AUTO_ROOM - 1, mixed, k) == OFF  # no room left for the check
     # no run is left out when the check starts, so it may start after AUTO_LATEST runs, as

@@ -63,7 +63,8 @@ PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left
 DISPERSED = 0.05  # a cause's K-fold runs read per execution unless this few would pass whole (_per_execution)
 REACH = 0.2  # with K-fold runs, the stop check rules out causes this many times as strong per execution as
 # the strongest found, or as the weakest, whichever is weaker (x --further): executions after the rest are
-# cheap (_no_cause_left_by_execution, _reaches)
+# cheap (_no_cause_left_by_execution, _reaches)...
+REACH_MOST = 0.1  # ...and always causes failing one execution in ten (x --further)
 SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
 
 
@@ -640,20 +641,24 @@ def _executions_pay(problem: Problem, obs: Sequence[Observation], settings: Sett
     rest = [o for o in obs if o.included == full and not o.stored]
     if any(o.executions > k * o.count for o in rest):
         return True
-    left = _executions_needed(found, settings, cap, _reaches(found, settings.further)) - sum(o.executions for o in rest)
+    # (weighed at the reach relative to the causes found, as the per-run check's is: REACH_MOST
+    # would make the check in executions lose to a per-run check that rules out far less)
+    reach = _reaches(found, settings.further, most=1.0)
+    left = _executions_needed(found, settings, cap, reach) - sum(o.executions for o in rest)
     runs = max([_need(f, settings) for f in found] + [_cap_need(cap, settings), 1]) - sum(o.count for o in rest)
     one = run_cost(problem, tuple(range(n)))
     return one + max(0, left - k) * problem.victim_duration <= max(1, runs) * one  # a run of them, against runs
 
 
-def _reaches(found: Sequence[_Found], further: float) -> dict[_Found, float]:
+def _reaches(found: Sequence[_Found], further: float, most: float = REACH_MOST) -> dict[_Found, float]:
     """How strong a further cause the stop check in executions rules out, as a multiple of each
     cause's rate per execution: as strong as the weakest cause found, or REACH x as strong as the
-    strongest, whichever is weaker, x `further`.  One cause (rate r): REACH x r.  Causes at 0.5
-    and 0.1: 0.1 (the weak one as it is, REACH x 0.5 for the strong one), not 0.02, which would
-    take five times the executions to rule out."""
+    strongest, or failing `most` of the executions, whichever is weakest, x `further`.  One
+    cause (rate r <= 0.5): REACH x r.  Causes at 0.5 and 0.1: 0.1 (the weak one as it is, REACH x
+    0.5 for the strong one), not 0.02, which would take five times the executions to rule out.
+    Causes at 1 and 0.5: 0.1, not REACH x 1, which a third cause at 0.1 passes one time in ten."""
     rate = {f: (f.alone.reproduced + 0.5) / (f.alone.executions + 1) if f.alone else 1.0 for f in found}
-    target = min(min(rate.values()), REACH * max(rate.values()))
+    target = min(min(rate.values()), REACH * max(rate.values()), most)
     return {f: further * min(1.0, target / rate[f]) for f in found}
 
 
