@@ -125,7 +125,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                                                 entry.seconds, stored=True))
                 early += 1
             continue
-        every = (entry.executions or "") if repeat > 1 else ""  # all its executions, when runs repeat
+        every = entry.executions or ""  # all its executions (K-fold, ahead of the check, or a hedge)
         entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1

@@ -36,7 +36,7 @@ from isolate.hunt.verdict import save_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
-from isolate.search.repeats import ALIKE_RUNS
+from isolate.search.repeats import ALIKE_RUNS, AUTO_K
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, chance_at_least, run_cost
 
 
@@ -221,7 +221,8 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             seen = sum(o.count for o in observations)
             settings = replace(settings, max_runs=seen + max(0, most - ev.entries))
         # the executions each run is judged on: stored runs (one each) are read on their own scale
-        settings = replace(settings, executions=repeat_of(hunt), run_seconds=_run_seconds(runner))
+        settings = replace(settings, executions=repeat_of(hunt), run_seconds=_run_seconds(runner),
+                           hedge=1 if merged["repeat"] == 1 else AUTO_K)  # --repeat-victim 1: single runs only
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries

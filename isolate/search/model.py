@@ -84,6 +84,10 @@ class Settings:
     # the longest a run may take (the hunt's per-run timeout, halved): the several-causes search's
     # stop check spreads its executions of the victim over runs that stay under it (None: any)
     run_seconds: float | None = None
+    # executions of the victim in each run of the several-causes search's per-run stop check while
+    # the runs are single (1: none, --repeat-victim 1): a flaky cause beside a deterministic one
+    # shows in a later execution (strategies/causes.py, `_hedging`)
+    hedge: int = 1
 
 
 @dataclass(frozen=True)

@@ -459,7 +459,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             obs += [Observation(inc, "r" in e[:1], 0.0, stored=True) for inc, e in runs[:single]]
         for inc, e in runs[single if used > 1 else 0:]:
             failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
-            k, r = (len(e), e.count("r")) if used > 1 and len(e) > 1 else (0, 0)  # every execution
+            k, r = (len(e), e.count("r")) if len(e) > 1 else (0, 0)  # every execution
             if obs and obs[-1].included == inc and obs[-1].failed == failed and not obs[-1].stored:
                 last = obs[-1]  # (never a stored run's: it stays stored)
                 obs[-1] = Observation(inc, failed, last.seconds + secs, last.count + 1,
@@ -472,7 +472,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             continue
         most = settings.max_runs  # for the whole hunt: what the search sees, plus what is left (as the loop does)
         room = None if most is None else sum(o.count for o in obs) + max(0, most - len(runs))
-        step = decide(seen, obs, replace(settings, executions=used, max_runs=room, run_seconds=limit), batch=batch)
+        step = decide(seen, obs, replace(settings, executions=used, max_runs=room, run_seconds=limit,
+                                         hedge=AUTO_K if auto or asked > 1 else 1), batch=batch)
         if auto and not started and not off and isinstance(step, Query):
             first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
                      None if most is None else most - len(runs))

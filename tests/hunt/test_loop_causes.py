@@ -129,6 +129,34 @@ FLAKY_POLLUTERS = ["gateway.tests.http.test_canary.CanaryTest.test_canary_takes_
                    "gateway.tests.http.test_telemetry.SamplingTest.test_half_of_requests_are_traced"]
 
 
+def test_a_flaky_cause_beside_a_deterministic_one_keeps_its_repeats(tmp_path: Path) -> None:
+    """The tracing polluter made deterministic (sample rate 1.0) and the canary one a coin at every
+    execution (0.5). Every run holding the first fails on all its executions, which used to read
+    as a cause drawn once a run and turn repeats off (2 of 5 hunts so, before 2026-11-26): runs
+    holding a test that never passed are no longer counted (isolate.search.repeats.alike), so
+    repeats stay on for the flaky cause, and the hunt names both."""
+    suite = copy_suite("flaky_polluters", tmp_path)
+    tests = suite / "gateway" / "tests" / "http"
+    for name, old, new in [("test_telemetry.py", "telemetry.configure(0.5)", "telemetry.configure(1.0)"),
+                           ("test_telemetry.py", "900 < traced < 1100", "traced == 2000"),
+                           ("test_canary.py", "canary.enable(0.1)", "canary.enable(0.5)"),
+                           ("test_canary.py", "150 < picked < 250", "850 < picked < 1150")]:
+        text = (tests / name).read_text()
+        assert old in text
+        (tests / name).write_text(text.replace(old, new))
+    suite = record_failure(suite, FLAKY_VICTIM)
+    proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600", "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    causes = check_shape(verdict)
+    assert sorted(cause["name"] for cause in causes) == FLAKY_POLLUTERS, causes
+    assert verdict["repeats"]["state"] == "on" and verdict["repeats"]["used"] == AUTO_K, verdict["repeats"]
+    hunt = next((suite / ".isolate").glob("*/"))
+    failing = [e.executions for e in read_journal(Hunt(hunt, json.loads((hunt / "hunt.json").read_text())))[0]
+               if e.executions and e.reproduced]
+    assert "r" * AUTO_K in failing, failing  # runs failing on every execution: what turned them off before
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs: int) -> None:
     """Two polluters that fail the victim at each execution, at 0.5 and 0.1: the runs soon show a

@@ -13,6 +13,7 @@ from isolate.errors import UserError
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
 from isolate.running.signature import signature_from_traceback
+from isolate.search.repeats import AUTO_K
 from isolate.running.judge import read_stream
 
 FIXTURE_POLLUTER = "tests/test_catalog.py::test_shelf_price_during_2020_vat_cut"
@@ -168,11 +169,14 @@ def test_end_to_end_with_the_victim_repeated(tmp_path: Path) -> None:
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [MONKEY_POLLUTER], verdict
     hunt = next((suite / ".isolate").glob("*/"))
     entries = [json.loads(line) for line in (hunt / "journal.jsonl").read_text().splitlines()]
-    repeated = [e for e in entries if "executions" in e]
+    single = next(i for i, e in enumerate(entries) if "executions" not in e)
+    repeated = entries[:single]
     # the 10 runs of the check alone, then K-fold runs until the deterministic polluter had failed
-    # 3 of them on every execution: repeats then stop (they add nothing), single runs follow
-    assert len(repeated) > 10 and all(len(e["executions"]) == 3 for e in repeated)
-    assert entries[:len(repeated)] == repeated and all(e["executions"] in ("ppp", "rrr") for e in repeated)
+    # 3 of them on every execution: repeats then stop (they add nothing), single runs follow, but
+    # the stop check's, which execute the victim AUTO_K times (judged on the first)
+    assert len(repeated) > 10 and all(e["executions"] in ("ppp", "rrr") for e in repeated)
+    again = [e for e in entries[single:] if "executions" in e]
+    assert again and all(len(e["executions"]) == AUTO_K for e in again), again
     assert verdict["repeats"]["used"] == 1 and verdict["repeats"]["state"] == "off", verdict["repeats"]
     assert "did so on all its executions" in verdict["repeats"]["summary"], verdict["repeats"]
 

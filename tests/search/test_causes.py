@@ -529,3 +529,67 @@ def test_the_stop_check_runs_in_executions_only_where_they_cost_less_than_runs_o
     assert not _executions_pay(sub, (), settings, [weak], 1.0)
     begun = (Observation(frozenset(range(11)), False, 1.0, executions=200),)  # once begun, it goes on
     assert _executions_pay(sub, begun, settings, [weak], 1.0)
+
+
+def _hunt_beside_a_deterministic_cause(hedge: int) -> tuple[Verdict, list[Query]]:
+    """decide() on single runs of 12 predecessors: test 3 fails the victim every time; test 8
+    fails only executions after a run's first (every second one), so no single run shows it and
+    the per-run stop check (two passes of the rest rule out another cause as strong as test 3)
+    cannot. The verdict and every query, with `hedge` executions for the check's runs."""
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.02, 1.0)
+
+    def run(included: Iterable[int], every: int) -> Observation:
+        s = frozenset(included)
+        later = every // 2 if 8 in s and 3 not in s and every > 1 else 0  # executions 2, 4, ...
+        return Observation(s, 3 in s, 1.0, executions=every if every > 1 else 0,
+                           reproductions=(every if 3 in s else later) if every > 1 else 0)
+
+    hist = [run((), 1)] * 4 + [run(range(12), 1), run({0, 1, 2}, 1), run({0, 1, 2, 3}, 1)] + [run({3}, 1)] * 6
+    asked = []
+    for _ in range(60):
+        step = decide(pb, hist, Settings(hedge=hedge), batch=1)
+        if isinstance(step, Verdict):
+            return step, asked
+        asked.append(step)
+        for included, runs in step.lists():
+            hist += [run(included, max(1, step.executions))] * runs
+    raise AssertionError("no verdict")
+
+
+def test_the_per_run_stop_check_executes_the_victim_again_beside_a_deterministic_cause() -> None:
+    """While the runs are single, the per-run stop check's runs execute the victim `hedge` times
+    (judged on the first): a later execution that reproduces runs the victim alone as many times,
+    then the rest until a run fails on its first execution; here none ever does, so the hunt says
+    more may remain instead of naming test 3 alone as all there is. With --repeat-victim 1 (hedge
+    1) the same hunt stops on two passes of the rest."""
+    rest = tuple(i for i in range(12) if i != 3)
+    verdict, asked = _hunt_beside_a_deterministic_cause(10)
+    assert verdict.kind == "polluter" and verdict.culprits == (3,)
+    checks = [q for q in asked if q.included == rest]
+    assert checks[0].executions == 10 and "without the causes found" in checks[0].reason
+    alone = [q for q in asked if q.included == () and q.executions > 1]
+    assert alone and alone[0].executions == 10 * checks[0].runs and "the victim alone" in alone[0].reason
+    assert asked.index(alone[0]) > asked.index(checks[0])
+    chased = [q for q in checks if "until a run does" in q.reason]
+    assert chased and all(q.executions <= 1 for q in chased)  # single runs: a failure on the first execution
+    assert "none in a run's first execution" in chased[0].reason
+    assert verdict.stop.startswith("more may remain: executions of the victim after the 11 other predecessors"
+                                   " reproduced the failure"), verdict.stop
+
+    verdict, asked = _hunt_beside_a_deterministic_cause(1)
+    assert verdict.kind == "polluter" and verdict.culprits == (3,)
+    assert all(q.executions <= 1 for q in asked)
+    assert verdict.stop.startswith("no further cause: the 11 other predecessors passed 2/2 runs"), verdict.stop
+
+
+def test_the_hedge_stays_off_once_the_victim_alone_reproduced_in_any_execution() -> None:
+    """A victim whose later executions alone reproduce (it pollutes itself, or its own rate) makes
+    the rest's later executions tell nothing: the per-run check goes back to single runs."""
+    from isolate.search.strategies.causes import _hedging
+    quiet = [Observation(frozenset(), False, 1.0, executions=10, reproductions=0)]
+    assert _hedging(quiet, Settings(hedge=10))
+    assert not _hedging(quiet, Settings(hedge=1)) and not _hedging(quiet, Settings(hedge=10, executions=10))
+    assert not _hedging(quiet + [Observation(frozenset(), False, 1.0, executions=10, reproductions=1)],
+                        Settings(hedge=10))
+    assert not _hedging(quiet + [Observation(frozenset(), True, 1.0)], Settings(hedge=10))
+    assert _hedging(quiet + [Observation(frozenset(), True, 1.0, stored=True)], Settings(hedge=10))  # stored: another order

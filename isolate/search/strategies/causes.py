@@ -211,10 +211,15 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             cap = k_fold_rate(pri.rate, settings.executions) / settings.further
         if _by_execution(obs, found, base) and _executions_pay(problem, obs, base, found, cap):
             return _no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
+        hedge = _hedging(obs, base)
+        if hedge and any(o.reproductions for o in obs if o.included == frozenset(range(n)) and not o.stored):
+            return _chase(problem, obs, base, batch, budget), ()
         sharper = _sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
             return _Whole(sharper), ()
         check = _no_failure_left(problem, own, base, 1, budget, everything, found, cap)
+        if hedge and isinstance(check, Query):
+            check = replace(check, executions=base.hedge)
         if isinstance(check, Query) and batch > 1 and not done:
             wide = _beside(everything, problem, found, base, batch, budget, cap, index)
             if wide is not None:
@@ -517,6 +522,21 @@ def _per_execution(f: _Found, k: int) -> bool:
     return _at_least(e.passed, e.runs, whole) >= DISPERSED
 
 
+def _hedging(obs: Sequence[Observation], settings: Settings) -> bool:
+    """Whether the per-run stop check's runs execute the victim `settings.hedge` times, judged on
+    the first as single runs are (`_no_failure_left`): while the runs are single, and no run of the
+    victim alone reproduced the failure in any execution.  A cause found deterministic says
+    nothing of how strong a further one is, and two runs of the rest rule out only another as
+    strong; a flaky cause beside it (`multi k=3 p=1+0.5+0.1`) passes them one time in four.  Its
+    later executions show it for the price of the victim's, and a reproduction there is chased
+    as the check in executions chases one (`_chase`: the victim alone as many times first, then
+    the rest until a run fails).  The promise stays the per-run check's; the executions only
+    find more."""
+    if settings.executions != 1 or settings.hedge < 2:
+        return False
+    return not any(o.failed or o.reproductions for o in obs if not o.included and not o.stored)
+
+
 def _by_execution(obs: Sequence[Observation], found: Sequence[_Found], settings: Settings) -> bool:
     """Whether the stop check counts executions of the victim after the rest rather than runs of
     the rest (`_no_cause_left_by_execution`): the runs are K-fold, every cause found shows its
@@ -558,22 +578,7 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     each = problem.victim_duration  # one execution (a run's other K - 1 are in the start-up, as measured)
     seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     if seen:  # (in the runs of more than K executions: one of K that reproduced failed, and ends the check)
-        wide = sum(o.executions for o in rest if o.executions > k * o.count)
-        alone = sum(o.executions for o in obs if not o.included and not o.stored)
-        if alone < wide:  # first the victim alone as many times: its own rate may be what showed
-            return Query((), 1, (f"without the causes found: {seen} of {ran} executions of the victim after the"
-                                 f" other {n} predecessors reproduced the failure; the victim alone {wide} times, to"
-                                 " tell a further cause from its own rate"), until_failure=False, executions=wide)
-        runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
-        most = runs_for(settings.confidence, k_fold_rate((seen + 0.5) / (wide + 1), k))
-        more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
-        if runs >= most or more < 1:
-            return _End("budget", (f"more may remain: executions of the victim after the {n} other predecessors"
-                                   f" reproduced the failure ({seen}/{ran}), yet none of their {runs} runs did in its"
-                                   f" first {k}"))
-        return Query(every, more, (f"without the causes found: {seen} of {ran} executions of the victim after the"
-                                   f" other {n} predecessors reproduced the failure, none in the first {k} of a run:"
-                                   f" until a run does"))
+        return _chase(problem, obs, settings, batch, budget)
     reach = _reaches(found, settings.further)
 
     def need_of(f: _Found) -> int:
@@ -610,6 +615,40 @@ def _no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], se
     return Query(every, runs, (f"without the causes found: do the other {n} predecessors still make it fail? {per}"
                                f" executions of the victim after them{' a run' if runs > 1 else ''}, to rule out"
                                f" {what}"), until_failure=False, executions=per)
+
+
+def _chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batch: int,
+           budget: tuple[float, float]) -> Query | _End:
+    """Executions of the victim after the rest (of runs of more than K, `settings.executions`)
+    reproduced the failure, though no run did in its first K: a further cause may be there, or
+    the victim's own rate, too low for the runs of it alone so far to show.  The victim alone first
+    runs as many executions (a reproduction there ends the check in executions, `_by_execution`,
+    and the hedge, `_hedging`); if none reproduced, the rest runs K-fold until a run fails (the
+    next round then looks for the cause), up to as many runs as its rate per execution shows in
+    the target confidence."""
+    n = len(problem.predecessors)
+    k = settings.executions
+    full = frozenset(range(n))
+    rest = [o for o in obs if o.included == full and not o.stored]
+    every = tuple(range(n))
+    seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
+    wide = sum(o.executions for o in rest if o.executions > k * o.count)
+    alone = sum(o.executions for o in obs if not o.included and not o.stored)
+    if alone < wide:  # first the victim alone as many times: its own rate may be what showed
+        return Query((), 1, (f"without the causes found: {seen} of {ran} executions of the victim after the"
+                             f" other {n} predecessors reproduced the failure; the victim alone {wide} times, to"
+                             " tell a further cause from its own rate"), until_failure=False, executions=wide)
+    runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
+    most = runs_for(settings.confidence, k_fold_rate((seen + 0.5) / (wide + 1), k))
+    more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
+    first = "first execution" if k == 1 else f"first {k} executions"
+    if runs >= most or more < 1:
+        return _End("budget", (f"more may remain: executions of the victim after the {n} other predecessors"
+                               f" reproduced the failure ({seen}/{ran}), yet none of their {_n(runs, 'run')} did in"
+                               f" its {first}"))
+    return Query(every, more, (f"without the causes found: {seen} of {ran} executions of the victim after the"
+                               f" other {n} predecessors reproduced the failure, none in a run's {first}:"
+                               f" until a run does"))
 
 
 def _executions_needed(found: Sequence[_Found], settings: Settings, cap: float, reach: dict[_Found, float]) -> int:

@@ -73,8 +73,9 @@ def inverted_decide(problem: Problem, observations: Sequence[Observation], setti
 
 
 def flipped(observations: Sequence[Observation]) -> tuple[Observation, ...]:
-    """The runs with the event inverted: a pass is what the inverted search looks for."""
-    return tuple(replace(o, failed=not o.failed) for o in observations)
+    """The runs with the event inverted: a pass is what the inverted search looks for (per run:
+    its executions' reproductions are failures, not the inverted event, so they are left out)."""
+    return tuple(replace(o, failed=not o.failed, executions=0, reproductions=0) for o in observations)
 
 
 def swap(text: str, role: str = "setter") -> str:
@@ -90,9 +91,10 @@ def inverted_settings(settings: Settings, least: float = SET_MIN) -> Settings:
     """The polluter search's settings, with a short reproduction: when no run shows the victim
     passing yet, the phase first runs it after every candidate, and a setter (or cleaner) that
     makes it pass less than `least` of the time there is not looked for (44 runs at 0.99 for
-    SET_MIN, 21 for the cleaners' 0.2)."""
+    SET_MIN, 21 for the cleaners' 0.2). Its stop check's runs execute the victim once (`hedge`:
+    a later execution's failure is no inverted event)."""
     cap = settings.reproduce_runs or runs_for(settings.confidence, least)
-    return replace(settings, strategy="isolate", reproduce_runs=cap)
+    return replace(settings, strategy="isolate", reproduce_runs=cap, hedge=1)
 
 
 def brittle(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
