@@ -567,6 +567,7 @@ def test_the_per_run_stop_check_executes_the_victim_again_beside_a_deterministic
     assert verdict.kind == "polluter" and verdict.culprits == (3,)
     checks = [q for q in asked if q.included == rest]
     assert checks[0].executions == 10 and "without the causes found" in checks[0].reason
+    assert "each executing the victim 10 times (judged on the first" in checks[0].reason
     alone = [q for q in asked if q.included == () and q.executions > 1]
     assert alone and alone[0].executions == 10 * checks[0].runs and "the victim alone" in alone[0].reason
     assert asked.index(alone[0]) > asked.index(checks[0])

@@ -219,7 +219,9 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             return _Whole(sharper), ()
         check = _no_failure_left(problem, own, base, 1, budget, everything, found, cap)
         if hedge and isinstance(check, Query):
-            check = replace(check, executions=base.hedge)
+            check = replace(check, executions=base.hedge,
+                            reason=f"{check.reason}, each executing the victim {base.hedge} times (judged on the"
+                                   " first: a flaky cause beside the ones found shows in a later one)")
         if isinstance(check, Query) and batch > 1 and not done:
             wide = _beside(everything, problem, found, base, batch, budget, cap, index)
             if wide is not None:
