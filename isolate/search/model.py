@@ -86,7 +86,7 @@ class Settings:
     run_seconds: float | None = None
     # executions of the victim in each run of the several-causes search's per-run stop check while
     # the runs are single (1: none, --repeat-victim 1): a flaky cause beside a deterministic one
-    # shows in a later execution (strategies/causes.py, `_hedging`)
+    # shows in a later execution (isolate.search.stop, `hedging`)
     hedge: int = 1
 
 

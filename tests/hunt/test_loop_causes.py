@@ -179,7 +179,7 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     assert verdict["repeats"]["ahead"] is (jobs > 1), verdict["repeats"]
     # the K-fold runs reach the search with all their executions, from which the stop check reads
     # the causes' strength per execution and then runs the rest of the list with many executions
-    # of the victim after it (isolate.search.strategies.causes._by_execution), unless the causes'
+    # of the victim after it (isolate.search.stop.by_execution), unless the causes'
     # runs do not look like independent executions (then per run, as before; a 1-in-20 chance)
     h = Hunt(hunt, json.loads((hunt / "hunt.json").read_text()))
     ev, used, checked = evidence(h), repeat_of(h), fork_checked(h)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 import random
 
 import pytest
@@ -12,7 +12,8 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for, without
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.strategies.causes import REACH, REACH_MOST, _Executions, _executions_pay, _Found, _reaches, _shown_alone, always, check_runs, missed
+from isolate.search.stop import REACH, REACH_MOST, Executions, Found, always, check_runs, executions_pay, hedging, missed, reaches
+from isolate.search.strategies.causes import _shown_alone
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 
@@ -498,20 +499,20 @@ def test_the_check_in_executions_reaches_the_weakest_cause_or_a_fifth_of_the_str
     cause's rate per execution: one cause, a fifth of it (0.1 of the executions at most); causes at 0.5 and 0.09, the weak one's
     rate (not a fifth of it: five times the executions for a cause weaker than any seen); causes
     at 0.5 and 0.3, a fifth of the strong one; x --further."""
-    def cause(test: int, reproduced: int) -> _Found:  # its rate per execution: (reproduced + 1/2) / 201
-        return _Found((test,), 0.9, 0.99, 1, 1, alone=_Executions(20, 0, 200, reproduced))
+    def cause(test: int, reproduced: int) -> Found:  # its rate per execution: (reproduced + 1/2) / 201
+        return Found((test,), 0.9, 0.99, 1, 1, alone=Executions(20, 0, 200, reproduced))
 
     strong, weak, middle = cause(1, 100), cause(2, 18), cause(3, 60)
-    assert _reaches([strong], 1.0) == {strong: REACH}
-    reach = _reaches([strong, weak], 1.0)
+    assert reaches([strong], 1.0) == {strong: REACH}
+    reach = reaches([strong, weak], 1.0)
     assert reach[weak] == 1.0 and reach[strong] == pytest.approx(18.5 / 100.5)
-    reach = _reaches([strong, middle], 0.5)
+    reach = reaches([strong, middle], 0.5)
     assert reach[strong] == pytest.approx(0.5 * REACH) and reach[middle] == pytest.approx(0.5 * REACH * 100.5 / 60.5)
     # a cause failing every execution: not a fifth of it (a third cause at 0.1 would pass the
     # check one time in ten) but REACH_MOST, beside it or alone
     always_fails = cause(4, 200)
-    assert _reaches([always_fails], 1.0)[always_fails] == pytest.approx(REACH_MOST * 201 / 200.5)
-    reach = _reaches([always_fails, strong], 1.0)
+    assert reaches([always_fails], 1.0)[always_fails] == pytest.approx(REACH_MOST * 201 / 200.5)
+    reach = reaches([always_fails, strong], 1.0)
     assert reach[strong] == pytest.approx(REACH_MOST * 201 / 100.5)
 
 
@@ -521,14 +522,14 @@ def test_the_stop_check_runs_in_executions_only_where_they_cost_less_than_runs_o
     per-run check asks. One seen in 2 of 20 (a false one drawn from a background is like that)
     leaves weak causes open: 517 executions, dearer than its per-run check's 5 runs, which it keeps."""
     pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.05, 1.0)
-    strong = _Found((3,), 0.9, 0.99, 6, 6, alone=_Executions(6, 0, 60, 29))
-    weak = _Found((3,), 0.7, 0.99, 2, 2, alone=_Executions(2, 0, 20, 2))
+    strong = Found((3,), 0.9, 0.99, 6, 6, alone=Executions(6, 0, 60, 29))
+    weak = Found((3,), 0.7, 0.99, 2, 2, alone=Executions(2, 0, 20, 2))
     sub = without(pb, (3,))
     settings = Settings(executions=10)
-    assert _executions_pay(sub, (), settings, [strong], 1.0)
-    assert not _executions_pay(sub, (), settings, [weak], 1.0)
+    assert executions_pay(sub, (), settings, [strong], 1.0)
+    assert not executions_pay(sub, (), settings, [weak], 1.0)
     begun = (Observation(frozenset(range(11)), False, 1.0, executions=200),)  # once begun, it goes on
-    assert _executions_pay(sub, begun, settings, [weak], 1.0)
+    assert executions_pay(sub, begun, settings, [weak], 1.0)
 
 
 def _hunt_beside_a_deterministic_cause(hedge: int) -> tuple[Verdict, list[Query]]:
@@ -586,11 +587,10 @@ def test_the_per_run_stop_check_executes_the_victim_again_beside_a_deterministic
 def test_the_hedge_stays_off_once_the_victim_alone_reproduced_in_any_execution() -> None:
     """A victim whose later executions alone reproduce (it pollutes itself, or its own rate) makes
     the rest's later executions tell nothing: the per-run check goes back to single runs."""
-    from isolate.search.strategies.causes import _hedging
     quiet = [Observation(frozenset(), False, 1.0, executions=10, reproductions=0)]
-    assert _hedging(quiet, Settings(hedge=10))
-    assert not _hedging(quiet, Settings(hedge=1)) and not _hedging(quiet, Settings(hedge=10, executions=10))
-    assert not _hedging(quiet + [Observation(frozenset(), False, 1.0, executions=10, reproductions=1)],
+    assert hedging(quiet, Settings(hedge=10))
+    assert not hedging(quiet, Settings(hedge=1)) and not hedging(quiet, Settings(hedge=10, executions=10))
+    assert not hedging(quiet + [Observation(frozenset(), False, 1.0, executions=10, reproductions=1)],
                         Settings(hedge=10))
-    assert not _hedging(quiet + [Observation(frozenset(), True, 1.0)], Settings(hedge=10))
-    assert _hedging(quiet + [Observation(frozenset(), True, 1.0, stored=True)], Settings(hedge=10))  # stored: another order
+    assert not hedging(quiet + [Observation(frozenset(), True, 1.0)], Settings(hedge=10))
+    assert hedging(quiet + [Observation(frozenset(), True, 1.0, stored=True)], Settings(hedge=10))  # stored: another order

@@ -249,7 +249,7 @@ def test_a_simulated_hunt_on_two_workers_executes_ahead_from_its_first_run(monke
         trial = simulate.repeat_trial(suite, Settings(confidence=0.99), random.Random("run|0"), AUTO_K, auto=True,
                                       batch=batch)
         assert trial.trial.correct and trial.used == AUTO_K, trial
-        # (the stop check's runs of the rest execute it more times: strategies/causes._by_execution)
+        # (the stop check's runs of the rest execute it more times: isolate.search.stop.by_execution)
         if batch == 1:
             assert made[:AUTO_AFTER] == [1] * AUTO_AFTER and made[-1] >= AUTO_K, made
         else:
