@@ -84,10 +84,11 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         if not ahead_waiting(hunt):
             return False
         k_fold_runs, alone = k_fold(hunt)
-        state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room,
-                           listed(hunt), int(auto["repeat"]))
+        every = listed(hunt)
+        state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room, every,
+                           int(auto["repeat"]))
         if state == OFF:
-            why = (_together(k_fold_runs) if alike(listed(hunt), int(auto["repeat"]))
+            why = (_together(k_fold_runs) if alike(every, int(auto["repeat"]))
                    else f"{seen}, and repeats can no longer start")
             _decide(hunt, runner, display, OFF, rejects(k_fold_runs, "watch")[1], k_fold_runs, alone, 1, why)
             return False  # the runs counted by their first execution, as before

@@ -70,8 +70,9 @@ every run executes the victim AUTO_K times, and counts by its first execution un
 run then already holds its K executions. On W
 workers the runs before repeats start are a whole wave, often of the whole list, and leaving them
 out cost more than the extra executions (docs/search.md, "Under the default"). Before the check,
-`alike` stops the extra executions: a deterministic cause pays them for ALIKE_RUNS runs or so, and
-then the hunt goes on as on one worker (repeats may start if it turns out flaky too).
+runs whose executions fail together stop the extra executions (`alike`, `together`): a deterministic
+cause pays them for ALIKE_RUNS runs or so, and the hunt then goes on as on one worker (repeats may
+start if it turns out flaky too).
 On one worker the extra executions of a deterministic hunt's first runs cost more than what is
 left out, so there repeats start as above.
 """
@@ -256,17 +257,17 @@ def ahead(jobs: int, history: int, room: int | None) -> bool:
 
 
 def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None,
-               k_fold: Sequence[tuple[AbstractSet[T], str]], k: int) -> str:
+               listed: Sequence[tuple[AbstractSet[T], str]], k: int) -> str:
     """While the executions run ahead (`ahead`), before the check: ON to start the check now
     (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`; no run
-    is left out, so however late), OFF to stop the extra executions (the `k_fold` runs'
-    executions fail together, or repeats can no longer start), SINGLE to stop them while repeats
+    is left out, so however late), OFF to stop the extra executions (the runs' executions fail
+    together, `listed` as `alike` reads them; or repeats can no longer start), SINGLE to stop them while repeats
     may still start as on one worker (the runs' executions fail together where a test that never
     passed explains it: a deterministic cause, whose runs would pay them for nothing), HOLD to go on
     as before."""
-    if alike(k_fold, k):
+    if alike(listed, k):
         return OFF
-    if together(k_fold, k):
+    if together(listed, k):
         return SINGLE
     if automatic(runs, reproduced, flaky, history, room, left_out=False):
         return ON
