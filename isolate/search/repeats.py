@@ -296,13 +296,10 @@ def alike(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
     every run's predecessors and executions, a single run's one "r", "f" or "p"): every K-fold run
     that reproduced the failure did so on every execution, and at least ALIKE_RUNS of them held no
     test that never passed (see the module docstring)."""
-    if used < 2:
-        return False
-    failing = [(s, e[:used]) for s, e in runs if "r" in e[:used] and len(e) > 1]
-    if not all(set(e) == {"r"} for _, e in failing):
+    if not together(runs, used):  # (at least ALIKE_RUNS, each failing on every execution)
         return False
     passed: set[T] = set()
     for s, e in runs:
         if "r" not in e[:used]:
             passed.update(s)
-    return sum(1 for s, _ in failing if passed.issuperset(s)) >= ALIKE_RUNS
+    return sum(1 for s, e in runs if "r" in e[:used] and len(e) > 1 and passed.issuperset(s)) >= ALIKE_RUNS
