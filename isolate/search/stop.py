@@ -393,7 +393,7 @@ def chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batc
                              f" other {n} predecessors reproduced the failure; the victim alone {wide} times, to"
                              " tell a further cause from its own rate"), until_failure=False, executions=wide)
     runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
-    most = runs_for(settings.confidence, k_fold_rate((seen + 0.5) / (wide + 1), k))
+    most = _chase_runs(seen, wide, k, settings.confidence)
     more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
     first = "first execution" if k == 1 else f"first {k} executions"
     if runs >= most or more < 1:
@@ -403,6 +403,19 @@ def chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batc
     return Query(every, more, (f"without the causes found: {seen} of {ran} executions of the victim after the"
                                f" other {n} predecessors reproduced the failure, none in a run's {first}:"
                                f" until a run does"))
+
+
+def _chase_runs(seen: int, wide: int, k: int, confidence: float) -> int:
+    """Runs of K executions that fail at least once with `confidence`, for a rate per execution
+    read from `seen` of `wide` executions: averaged over what they say of it (Jeffreys' Beta),
+    not at its estimate, which a lucky stretch of executions makes too high (12/46 of a cause
+    at 0.1 read as 0.26 asks for 2 runs of 10, which pass together one time in eight)."""
+    a, b = seen + 0.5, wide - seen + 0.5
+    base = math.lgamma(a + b) - math.lgamma(b)
+    n = 1
+    while n < 10_000 and math.exp(base + math.lgamma(b + k * n) - math.lgamma(a + b + k * n)) > 1.0 - confidence:
+        n += 1
+    return n
 
 
 def _executions_needed(found: Sequence[Found], settings: Settings, cap: float, reach: dict[Found, float]) -> int:
@@ -423,7 +436,7 @@ def _cap_floor(cap: float, settings: Settings) -> float:
 
 
 def executions_pay(problem: Problem, obs: Sequence[Observation], settings: Settings, found: Sequence[Found],
-                    cap: float) -> bool:
+                    cap: float, floor: float = 1.0) -> bool:
     """Whether the stop check runs in executions (`by_execution` allowing it): once it has begun,
     or when its executions cost no more seconds than the runs of the rest the per-run check still
     needs (`no_failure_left`).  A cause confirmed on a few runs (a false one, drawn from a
@@ -434,13 +447,30 @@ def executions_pay(problem: Problem, obs: Sequence[Observation], settings: Setti
     rest = [o for o in obs if o.included == full and not o.stored]
     if any(o.executions > k * o.count for o in rest):
         return True
-    # (weighed at the reach relative to the causes found, as the per-run check's is: REACH_MOST
-    # would make the check in executions lose to a per-run check that rules out far less)
-    reach = reaches(found, settings.further, most=1.0)
-    left = _executions_needed(found, settings, cap, reach) - sum(o.executions for o in rest)
-    runs = max([_need(f, settings) for f in found] + [_cap_need(cap, settings), 1]) - sum(o.count for o in rest)
+    # (both weighed at the same promise: the per-run check's runs rule out `floor` too)
+    left = _executions_needed(found, settings, cap, reaches(found, settings.further)) - sum(o.executions for o in rest)
+    runs = max([_need(f, settings) for f in found] + [_cap_need(min(cap, floor), settings), 1]) \
+        - sum(o.count for o in rest)
     one = run_cost(problem, tuple(range(n)))
     return one + max(0, left - k) * problem.victim_duration <= max(1, runs) * one  # a run of them, against runs
+
+
+def run_floor(found: Sequence[Found], settings: Settings) -> float:
+    """What the per-run stop check of K-fold runs rules out when the check in executions could
+    have run instead (`by_execution`) but cost more (`executions_pay`): the rate per execution
+    the latter always rules out: as strong per execution as the weakest cause found, or failing
+    REACH_MOST of the executions, whichever is weaker, as a rate of runs of K executions, over
+    `further` (the unit of `cap`).  Without it the per-run check promised a cause as strong per
+    run as the weakest found, which a cause at 0.5 per execution (0.999 per run of 10) makes two
+    runs: a further cause at 0.1 per execution (0.65 per run) passes both one time in eight."""
+    rate = _rates(found)
+    target = min(min(rate.values()), REACH_MOST) * settings.further
+    return k_fold_rate(min(1.0, target), settings.executions) / max(settings.further, 1e-9)
+
+
+def _rates(found: Sequence[Found]) -> dict[Found, float]:
+    """Each cause's rate per execution, as its executions alone before the victim show it."""
+    return {f: (f.alone.reproduced + 0.5) / (f.alone.executions + 1) if f.alone else 1.0 for f in found}
 
 
 def reaches(found: Sequence[Found], further: float, most: float = REACH_MOST) -> dict[Found, float]:
@@ -450,7 +480,7 @@ def reaches(found: Sequence[Found], further: float, most: float = REACH_MOST) ->
     cause (rate r <= 0.5): REACH x r.  Causes at 0.5 and 0.1: 0.1 (the weak one as it is, REACH x
     0.5 for the strong one), not 0.02, which would take five times the executions to rule out.
     Causes at 1 and 0.5: 0.1, not REACH x 1, which a third cause at 0.1 passes one time in ten."""
-    rate = {f: (f.alone.reproduced + 0.5) / (f.alone.executions + 1) if f.alone else 1.0 for f in found}
+    rate = _rates(found)
     target = min(min(rate.values()), REACH * max(rate.values()), most)
     return {f: further * min(1.0, target / rate[f]) for f in found}
 
@@ -473,7 +503,8 @@ def _floor(rate: float, settings: Settings) -> float:
 
 
 def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, budget: tuple[float, float],
-                     everything: Problem, found: Sequence[Found], cap: float) -> Query | End:
+                     everything: Problem, found: Sequence[Found], cap: float,
+                     why: str = "as the stored runs suggest") -> Query | End:
     """After a cause: no run without the causes found has failed.  Run the rest until a further
     cause `settings.further` as strong as each cause found would have shown with the target
     confidence, each cause's rate as its runs tell it (`missed`: a rate read from a handful of
@@ -494,7 +525,7 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
         what = "a cause"
     if cap < 1.0 and _cap_need(cap, settings) >= need:
         what = (f"a cause failing the victim {_floor(cap, settings):.3g} of the time or more"
-                " (as the stored runs suggest)")
+                f" ({why})")
     if done >= need:
         misses = [_miss(f, settings, done) for f in found]
         if cap < 1.0:

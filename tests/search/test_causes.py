@@ -12,7 +12,8 @@ from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for, without
 from isolate.search.scopes import class_of, module_of
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
-from isolate.search.stop import REACH, REACH_MOST, Executions, Found, always, check_runs, executions_pay, hedging, missed, reaches
+from isolate.search.stop import (REACH, REACH_MOST, Executions, Found, _chase_runs, always, check_runs, executions_pay,
+                                 hedging, missed, reaches, run_floor)
 from isolate.search.strategies.causes import _shown_alone
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
@@ -402,12 +403,13 @@ def _k_fold(included: Iterable[int], reproduced: int, k: int = 10, executions: i
 
 def _hunt_until_stop(cause_runs: list[int], alone: int = 0, batch: int = 1,
                      rest: Callable[[int], int] = lambda executions: 0,
-                     run_seconds: float | None = None) -> tuple[Verdict, list[Query]]:
+                     run_seconds: float | None = None, victim: float = 0.02) -> tuple[Verdict, list[Query]]:
     """decide() on a K-fold hunt (10 executions a run) of 12 predecessors whose cause is test 3,
     seen in `cause_runs` runs of it alone (each its reproductions), the victim alone reproducing in
     `alone` of its first executions and never later; each list run reproduces in 5 executions when
-    it holds test 3, and in `rest(executions)` otherwise. The verdict and every query that ran the rest."""
-    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), 0.02, 1.0)  # a quick victim
+    it holds test 3, and in `rest(executions)` otherwise. The verdict and every query that ran the
+    rest. The victim takes `victim` seconds (quick by default)."""
+    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), victim, 1.0)
     hist = [_k_fold((), alone), _k_fold((), 0), _k_fold((), 0), _k_fold((), 0),
             _k_fold(range(12), 5), _k_fold({0, 1, 2}, 0), _k_fold({0, 1, 2, 3}, 4)]
     hist += [_k_fold({3}, r) for r in cause_runs]
@@ -479,6 +481,7 @@ def test_a_reproduction_after_the_rest_first_runs_the_victim_alone_as_many_times
     assert isinstance(step, Query) and step.included == () and step.executions == 48 and "alone 48 times" in step.reason
     quiet = decide(pb, hist + [_k_fold((), 0, 10, 48)], Settings(executions=10))
     assert isinstance(quiet, Query) and quiet.included == rest and quiet.until_failure and quiet.executions == 0
+    assert quiet.runs == _chase_runs(1, 48, 10, 0.99) == 99  # (at the rate's estimate, 1.5/49: 15)
     loud = decide(pb, hist + [_k_fold((), 1, 10, 48)], Settings(executions=10))
     assert not (isinstance(loud, Query) and loud.executions > 10)
 
@@ -530,6 +533,40 @@ def test_the_stop_check_runs_in_executions_only_where_they_cost_less_than_runs_o
     assert not executions_pay(sub, (), settings, [weak], 1.0)
     begun = (Observation(frozenset(range(11)), False, 1.0, executions=200),)  # once begun, it goes on
     assert executions_pay(sub, begun, settings, [weak], 1.0)
+
+
+def test_the_per_run_stop_check_of_k_fold_runs_promises_what_the_check_in_executions_would() -> None:
+    """A slow victim (0.5 s, a run of the rest 2.8 s) makes the check in executions dearer than
+    runs of the rest, so the per-run check stays. A cause seen in 20/40 executions is 0.999 of
+    its runs of 10, and two passes of the rest ruled out another as strong per run; a further
+    cause failing 0.1 of the executions (0.65 of the runs) passes both one time in eight. The
+    check now rules that one out too, as the check in executions would have: 5 passes (before, 2)."""
+    verdict, asked = _hunt_until_stop([5, 5, 4, 6], victim=0.5)
+    assert verdict.kind == "polluter" and verdict.culprits == (3,)
+    assert all(q.executions == 0 for q in asked)  # runs of the rest, no extra executions
+    assert sum(q.runs for q in asked) == runs_for(0.99, 1 - 0.9 ** 10) == 5
+    assert "(up to 5 runs)" in asked[0].reason
+    # their 50 executions are what the check in executions needs: the verdict says so
+    assert verdict.stop.startswith("no further cause: 50 executions of the victim after the 11 other predecessors"
+                                   " (5 runs) all passed"), verdict.stop
+    # one cause at 0.05 per execution: as strong per execution as it (not 0.1)
+    weak = Found((3,), 0.4, 0.99, 4, 10, alone=Executions(10, 6, 100, 5))
+    assert run_floor([weak], Settings(executions=10)) == pytest.approx(1 - (1 - 5.5 / 101) ** 10)
+    strong = Found((3,), 0.99, 0.99, 4, 4, alone=Executions(4, 0, 40, 20))
+    assert run_floor([strong, weak], Settings(executions=10)) == pytest.approx(1 - (1 - 5.5 / 101) ** 10)
+    assert run_floor([strong], Settings(executions=10, further=0.5)) == pytest.approx((1 - 0.95 ** 10) / 0.5)
+
+
+def test_the_chase_runs_the_rest_as_long_as_the_whole_rate_of_its_executions_asks() -> None:
+    """Executions after the rest reproduced; runs of the rest until one fails, as many as fail at
+    least once with the target confidence averaged over what the executions say of the rate (not
+    at its estimate: 5/10 read as 0.5 asked for 7 single runs, which a cause at 0.45 passes 1.5%
+    of the time, and the hunt then named one cause of three)."""
+    assert _chase_runs(5, 10, 1, 0.99) == 10 > runs_for(0.99, 5.5 / 11)
+    assert _chase_runs(12, 46, 10, 0.99) == 2 and _chase_runs(7, 47, 10, 0.99) == 4
+    assert _chase_runs(1, 10, 1, 0.99) > _chase_runs(3, 10, 1, 0.99) > _chase_runs(5, 10, 1, 0.99)
+    a, b = 5.5, 5.5  # the chance that 10 single runs all pass, over Beta(5.5, 5.5)
+    assert math.exp(math.lgamma(a + b) + math.lgamma(b + 10) - math.lgamma(b) - math.lgamma(a + b + 10)) <= 0.01
 
 
 def _hunt_beside_a_deterministic_cause(hedge: int) -> tuple[Verdict, list[Query]]:

@@ -63,8 +63,10 @@ from isolate.search.stop import (
     k_fold_rate,
     no_cause_left_by_execution,
     no_failure_left,
+    run_floor,
     sharpen,
 )
+from isolate.search.repeats import per_execution
 from isolate.search.strategies import bayesian
 
 IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
@@ -178,20 +180,25 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     chain, weight = pri.chain, pri.weight
     if later and (n == 0 or own.total_fails == 0):  # stored failures are the prior's: only new runs count here
         done = sum(r for s, r in zip(own.sets, own.runs) if len(s) == n)  # passes of the rest (none failed)
-        cap = 1.0
+        cap, why = 1.0, "as the stored runs suggest"
         if pri.suspects and pri.beyond < 0.5:
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
             cap = k_fold_rate(pri.rate, settings.executions) / settings.further
-        if by_execution(obs, found, base) and executions_pay(problem, obs, base, found, cap):
-            return no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
+        if by_execution(obs, found, base):
+            floor = run_floor(found, base)
+            if executions_pay(problem, obs, base, found, cap, floor):
+                return no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
+            if floor < cap:  # the per-run check promises as much
+                each = per_execution(min(1.0, floor * base.further), base.executions)
+                cap, why = floor, f"{each:.2g} of the executions: the check in executions would rule it out"
         hedge = hedging(obs, base)
         if hedge and any(o.reproductions for o in obs if o.included == frozenset(range(n)) and not o.stored):
             return chase(problem, obs, base, batch, budget), ()
         sharper = sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
             return _Whole(sharper), ()
-        check = no_failure_left(problem, own, base, 1, budget, everything, found, cap)
+        check = no_failure_left(problem, own, base, 1, budget, everything, found, cap, why)
         if hedge and isinstance(check, Query):
             check = replace(check, executions=base.hedge,
                             reason=f"{check.reason}, each executing the victim {base.hedge} times (judged on the"
