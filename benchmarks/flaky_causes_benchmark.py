@@ -95,6 +95,10 @@ def main() -> int:
                 print(f"| {config} | {trial} | {'yes' if got['right'] else 'NO'} | {got['verdict']} | {named} |"
                       f" {got['runs']} | {got['seconds']:.1f} | {got['wall']:.1f} | {got['repeats_from'] or '-'} |",
                       flush=True)
+    for config, got in rows.items():  # why a wrong hunt stopped (its directory is gone with the run)
+        for trial, g in enumerate(got):
+            if not g["right"]:
+                print(f"\n{config}, trial {trial}, stopped: {g.get('stop', '-')}")
     print()
     print("| config | right | median runs | median seconds | median wall |")
     print("|---|---|---|---|---|")
