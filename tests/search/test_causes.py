@@ -549,6 +549,13 @@ def test_the_per_run_stop_check_of_k_fold_runs_promises_what_the_check_in_execut
     # their 50 executions are what the check in executions needs: the verdict says so
     assert verdict.stop.startswith("no further cause: 50 executions of the victim after the 11 other predecessors"
                                    " (5 runs) all passed"), verdict.stop
+    # a cause at 0.2 per execution (8/40): the check in executions would rule out a fifth of it
+    # (115 executions); the per-run check's 5 passes rule out 0.1, and its verdict says so
+    verdict, asked = _hunt_until_stop([2, 2, 2, 2], victim=0.5)
+    assert verdict.kind == "polluter" and verdict.culprits == (3,) and sum(q.runs for q in asked) == 5
+    assert verdict.stop.startswith("no further cause: the 11 other predecessors passed 5/5 runs, so a cause failing the"
+                                   " victim 0.651 of the time or more (in runs of 10 executions, as a cause failing 0.1"
+                                   " of the executions does) would have shown"), verdict.stop
     # one cause at 0.05 per execution: as strong per execution as it (not 0.1)
     weak = Found((3,), 0.4, 0.99, 4, 10, alone=Executions(10, 6, 100, 5))
     assert run_floor([weak], Settings(executions=10)) == pytest.approx(1 - (1 - 5.5 / 101) ** 10)

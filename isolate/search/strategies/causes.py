@@ -191,7 +191,8 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
                 return no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
             if floor < cap:  # the per-run check promises as much
                 each = per_execution(min(1.0, floor * base.further), base.executions)
-                cap, why = floor, f"{each:.2g} of the executions: the check in executions would rule it out"
+                cap, why = floor, (f"in runs of {base.executions} executions, as a cause failing {each:.2g} of"
+                                   " the executions does")
         hedge = hedging(obs, base)
         if hedge and any(o.reproductions for o in obs if o.included == frozenset(range(n)) and not o.stored):
             return chase(problem, obs, base, batch, budget), ()
