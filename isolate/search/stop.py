@@ -447,7 +447,8 @@ def executions_pay(problem: Problem, obs: Sequence[Observation], settings: Setti
     rest = [o for o in obs if o.included == full and not o.stored]
     if any(o.executions > k * o.count for o in rest):
         return True
-    # (both weighed at the same promise: the per-run check's runs rule out `floor` too)
+    # (weighed at about the same promise: the per-run check's runs rule out `floor` too, what the
+    # check in executions always rules out; a per-run check promising far less won where it should not)
     left = _executions_needed(found, settings, cap, reaches(found, settings.further)) - sum(o.executions for o in rest)
     runs = max([_need(f, settings) for f in found] + [_cap_need(min(cap, floor), settings), 1]) \
         - sum(o.count for o in rest)
@@ -473,15 +474,15 @@ def _rates(found: Sequence[Found]) -> dict[Found, float]:
     return {f: (f.alone.reproduced + 0.5) / (f.alone.executions + 1) if f.alone else 1.0 for f in found}
 
 
-def reaches(found: Sequence[Found], further: float, most: float = REACH_MOST) -> dict[Found, float]:
+def reaches(found: Sequence[Found], further: float) -> dict[Found, float]:
     """How strong a further cause the stop check in executions rules out, as a multiple of each
     cause's rate per execution: as strong as the weakest cause found, or REACH x as strong as the
-    strongest, or failing `most` of the executions, whichever is weakest, x `further`.  One
+    strongest, or failing REACH_MOST of the executions, whichever is weakest, x `further`.  One
     cause (rate r <= 0.5): REACH x r.  Causes at 0.5 and 0.1: 0.1 (the weak one as it is, REACH x
     0.5 for the strong one), not 0.02, which would take five times the executions to rule out.
     Causes at 1 and 0.5: 0.1, not REACH x 1, which a third cause at 0.1 passes one time in ten."""
     rate = _rates(found)
-    target = min(min(rate.values()), REACH * max(rate.values()), most)
+    target = min(min(rate.values()), REACH * max(rate.values()), REACH_MOST)
     return {f: further * min(1.0, target / rate[f]) for f in found}
 
 
