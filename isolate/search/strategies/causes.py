@@ -49,6 +49,7 @@ from isolate.search.model import (
     without,
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
+from isolate.search.repeats import per_execution
 from isolate.search.scopes import class_of, module_of
 from isolate.search.stop import (
     End,
@@ -66,7 +67,6 @@ from isolate.search.stop import (
     run_floor,
     sharpen,
 )
-from isolate.search.repeats import per_execution
 from isolate.search.strategies import bayesian
 
 IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
