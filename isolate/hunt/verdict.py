@@ -40,7 +40,7 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "causes": [
             {"scope": c.scope, "name": c.name, "tests": [problem.predecessors[i] for i in c.tests],
              "rate": round(c.rate, 6), "confidence": round(c.confidence, 6), "evidence": list(c.evidence),
-             "role": c.role}
+             "role": c.role, "rate_per_execution": None if c.per_execution is None else round(c.per_execution, 6)}
             for c in verdict.causes
         ],
         "stop": verdict.stop,

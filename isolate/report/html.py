@@ -210,6 +210,12 @@ def _role(cause: dict[str, Any]) -> str:
     return "setter, " if cause.get("role") == "setter" else ""
 
 
+def _each(cause: dict[str, Any]) -> str:
+    """A cause's rate per execution under its rate per run, when the victim ran K times a run."""
+    each = cause.get("rate_per_execution")
+    return "" if each is None else f'<br><span class="each">{float(each):.2g} an execution</span>'
+
+
 def _cause_lines(problem: Problem, observations: Sequence[Observation], counted: list[int], xs: list[int],
                  settings: Settings, verdict: dict[str, Any] | None, index: dict[str, int]
                  ) -> tuple[tuple[Line, ...], int | None]:
@@ -548,7 +554,7 @@ def _evidence_section(p: Page) -> str:
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(c.get("name", ""))}'
                        f'{members}</td><td>{_role(c)}{e(c.get("scope", ""))}</td>'
                        f'<td class="num">{float(c.get("confidence", 0)):.3f}</td>'
-                       f'<td class="num">{float(c.get("rate", 0)):.3g}</td><td>{lines}</td></tr>')
+                       f'<td class="num">{float(c.get("rate", 0)):.3g}{_each(c)}</td><td>{lines}</td></tr>')
         out.append("</tbody></table>")
     elif v is not None and v.get("verdict") in ("polluter", "fails-alone", "undecided"):
         candidates = [(v.get("culprits", []), v.get("confidence")),

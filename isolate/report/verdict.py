@@ -95,7 +95,8 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     out = [f"  {what if n == 1 else f'{n} {what}s, each enough on its own'}:"]
     for k, c in enumerate(verdict.causes, 1):
         role, rate = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
-        out.append(f"    {k}. {c.name}  [{role}{SCOPES.get(c.scope, c.scope)}; {rate} {c.rate:.3g},"
+        each = "" if c.per_execution is None else f" a run of repeats, {c.per_execution:.2g} an execution"
+        out.append(f"    {k}. {c.name}  [{role}{SCOPES.get(c.scope, c.scope)}; {rate} {c.rate:.3g}{each},"
                    f" confidence {c.confidence:.3f}]")
         if c.scope in ("class", "module"):
             out.extend(f"         {problem.predecessors[i]}" for i in c.tests)

@@ -129,7 +129,9 @@ class FoundCause:
     `tests` are predecessor indices: the test, the pair, or every listed member of the scope
     (any one of which switches it on).  role: "polluter" (run first, it makes the victim fail;
     `rate` is how often) or "setter" (run first, it makes a brittle victim pass; `rate` is how
-    often it passes then)."""
+    often it passes then).  With the victim repeated in each run (K executions), `rate` is a
+    run's, and `per_execution` one execution's, as the cause's runs without the other causes
+    show it: what one run of the suite sees (None without such runs)."""
 
     scope: str
     name: str
@@ -138,6 +140,7 @@ class FoundCause:
     confidence: float
     evidence: tuple[str, ...]
     role: str = "polluter"
+    per_execution: float | None = None
 
 
 @dataclass(frozen=True)

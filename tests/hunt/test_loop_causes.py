@@ -73,6 +73,8 @@ def check_shape(verdict: dict[str, Any]) -> list[dict[str, Any]]:
         assert isinstance(cause["tests"], list) and cause["tests"], cause
         assert isinstance(cause["rate"], float) and 0 < cause["rate"] <= 1, cause
         assert isinstance(cause["confidence"], float), cause
+        each = cause["rate_per_execution"]
+        assert each is None or (isinstance(each, float) and 0 < each <= 1), cause
         assert cause["evidence"] and all(isinstance(line, str) and line for line in cause["evidence"]), cause
     assert sorted(verdict["culprits"]) == sorted({test for cause in causes for test in cause["tests"]})
     assert len(verdict["culprits"]) == len(set(verdict["culprits"]))
@@ -172,6 +174,15 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     assert sorted(cause["name"] for cause in causes) == FLAKY_POLLUTERS, causes
     assert all(cause["scope"] == "test" and cause["confidence"] >= 0.99 for cause in causes), causes
     assert verdict["repeats"]["auto"] is True and verdict["repeats"]["state"] == "on", verdict["repeats"]
+    # a run executes the victim 10 times, so `rate` is a run's; each cause's rate per execution
+    # (what one run of the suite sees) is given too, and the canary's (0.1) is below tracing's (0.5)
+    each = {cause["name"]: cause["rate_per_execution"] for cause in causes}
+    assert all(each[c["name"]] is not None and 0 < each[c["name"]] < c["rate"] for c in causes), causes
+    assert each[FLAKY_POLLUTERS[0]] < each[FLAKY_POLLUTERS[1]], each
+    text = isolate(suite, "bisect", FLAKY_VICTIM).stdout  # the finished hunt's verdict again, as text
+    assert f"rate {min(c['rate'] for c in causes):.3g} a run of repeats, " in text, text
+    page = isolate(suite, "report", FLAKY_VICTIM, "--html", "-").stdout  # and the report's cause table
+    assert all(f'<span class="each">{each[c["name"]]:.2g} an execution</span>' in page for c in causes), causes
     hunt = next((suite / ".isolate").glob("*/"))
     auto = json.loads((hunt / "repeat-auto.json").read_text())
     single = auto["from"]

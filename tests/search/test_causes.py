@@ -439,6 +439,10 @@ def test_the_stop_check_runs_the_victim_many_times_after_the_rest_once_a_cause_s
     assert (f"no further cause: {check.executions} executions of the victim after the 11 other predecessors (1 run)"
             " all passed, so a cause failing an execution 0.2x as often as") in verdict.stop
     assert "(29/60 of the executions after it)" in verdict.stop
+    # the cause's rate per execution, beside its rate per run of 10 (and in its last evidence line)
+    [cause] = verdict.causes
+    assert cause.per_execution == pytest.approx(29.5 / 61) and cause.per_execution < cause.rate
+    assert cause.evidence[-1].startswith(f"rate {cause.rate:.3g} (0.48 per execution), confidence")
     # two places: two runs at once, each half of the executions
     verdict2, asked2 = _hunt_until_stop([5, 5, 4, 6], batch=2)
     assert verdict2.kind == "polluter" and asked2[0].runs == 2
@@ -624,6 +628,7 @@ def test_the_per_run_stop_check_executes_the_victim_again_beside_a_deterministic
 
     verdict, asked = _hunt_beside_a_deterministic_cause(1)
     assert verdict.kind == "polluter" and verdict.culprits == (3,)
+    assert verdict.causes[0].per_execution is None  # single runs: a run is an execution
     assert all(q.executions <= 1 for q in asked)
     assert verdict.stop.startswith("no further cause: the 11 other predecessors passed 2/2 runs"), verdict.stop
 

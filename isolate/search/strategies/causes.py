@@ -97,7 +97,8 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
     r = _replay(problem, observations, settings, max(1, batch))
     if isinstance(r.action, (Query, Verdict)):
         return r.action
-    return _verdict(problem, tally(observations), r.found, r.action, settings)
+    found = _units(problem, observations, r.found, settings.executions) if settings.executions > 1 else r.found
+    return _verdict(problem, tally(observations), r.found, r.action, settings, _per_execution_rates(found))
 
 
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
@@ -497,7 +498,15 @@ def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) 
 # The verdict
 
 
-def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, settings: Settings) -> Verdict:
+def _per_execution_rates(units: Sequence[Found]) -> dict[tuple[int, ...], float]:
+    """Each cause's rate per execution of the victim, by its tests, where its K-fold runs without
+    the other causes show it (`_units`; a class or module under all its tests)."""
+    return {tuple(sorted(f.tests)): (f.alone.reproduced + 0.5) / (f.alone.executions + 1)
+            for f in units if f.alone is not None and f.alone.executions}
+
+
+def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, settings: Settings,
+             per_execution: dict[tuple[int, ...], float] | None = None) -> Verdict:
     alts = tuple((a.culprits, a.probability) for a in end.leaders[1:])
     if not found:
         if end.kind == "fails-alone":
@@ -508,7 +517,7 @@ def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, setti
         lines = evidence_lines(problem, t, lead.culprits) + (end.text,)
         return Verdict("undecided", lead.culprits, lead.probability, lead.p, lead.q, lines, t.total_runs,
                        t.total_seconds, alts, stop=end.text)
-    causes = _scopes(problem, t, found)
+    causes = _scopes(problem, t, found, per_execution or {})
     stop = end.text if end.kind == "stop" else (
         end.text if end.text.startswith("more may remain") else f"more may remain: {end.text}")
     culprits = tuple(sorted({i for c in causes for i in c.tests}))
@@ -598,8 +607,10 @@ def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, ru
     return Found(tests, rate, confidence, fails, runs, name)
 
 
-def _scopes(problem: Problem, t: Tally, found: Sequence[Found]) -> list[FoundCause]:
-    """Group single causes that make up a whole class (or module) of the list into one cause."""
+def _scopes(problem: Problem, t: Tally, found: Sequence[Found],
+            per_execution: dict[tuple[int, ...], float] | None = None) -> list[FoundCause]:
+    """Group single causes that make up a whole class (or module) of the list into one cause;
+    each with its rate per execution where `per_execution` has it (by its tests)."""
     names = problem.predecessors
     singles = {f.tests[0]: f for f in found if len(f.tests) == 1}
     groups = _scope_groups(names, found)
@@ -616,7 +627,8 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found]) -> list[FoundCau
         if scope == "test" and name.startswith(IMPORT):  # a module's import, hunted for a victim run first
             scope, name = "module", name[len(IMPORT):]
         draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, ()))
-    draft.sort(key=lambda c: min(c.tests))
+    draft = sorted((replace(c, per_execution=(per_execution or {}).get(tuple(sorted(c.tests)))) for c in draft),
+                   key=lambda c: min(c.tests))
     return [replace(c, evidence=_cause_lines(problem, t, c, draft)) for c in draft]
 
 
@@ -638,5 +650,6 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     lines = [head]
     if alone_r:
         lines.append(f"its tests alone before the victim: fails {alone_f}/{alone_r}")
-    lines.append(f"rate {cause.rate:.3g}, confidence {cause.confidence:.3f}")
+    each = "" if cause.per_execution is None else f" ({cause.per_execution:.2g} per execution)"
+    lines.append(f"rate {cause.rate:.3g}{each}, confidence {cause.confidence:.3f}")
     return tuple(lines)
