@@ -99,7 +99,8 @@ def test_bad_history_options_are_refused_before_anything_is_stored(tmp_path: Pat
 
 def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) -> None:
     """History read from disk is marked as stored, becomes the chain's prior, and the hunt asks
-    about the test it points at first (the log says so), then names it by new runs."""
+    about the test it points at first (the log says so: the stored runs saw it fail them 3/3, so
+    the first wave is that test alone before the victim), then names it by new runs."""
     suite = random_runs(tmp_path, 1)
     path = suite / ".isolate" / hunt_name(VICTIM)
     hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
@@ -123,7 +124,8 @@ def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) ->
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
     log = isolate(suite, "log", VICTIM).stdout
-    assert "the predecessor stored runs suspect most" in log, log
+    first = next(line for line in log.splitlines() if "step" in line)
+    assert "1 predecessors + victim" in first and "the predecessor stored runs suspect most" in first, log
 
 
 def test_stored_runs_do_not_use_up_max_runs(tmp_path: Path) -> None:

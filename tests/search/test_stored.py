@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 import statistics
 
-from isolate.search.model import Observation, Settings
+from isolate.search.decide import decide
+from isolate.search.model import Observation, Query, Settings
 from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, stored_runs, trial
 from isolate.search.stored import EVEN_SHARE, prior
 from isolate.search.threshold import cost_chain
@@ -96,3 +97,26 @@ def test_with_k_fold_runs_a_cause_rate_comes_from_new_runs_not_stored_single_exe
         return sum(o.count for o in obs if o.included == rest and not o.stored)
 
     assert runs_of_the_rest(10) < runs_of_the_rest(1)
+
+
+def test_a_suspect_the_stored_runs_saw_fail_often_opens_the_hunt_with_prefixes() -> None:
+    """With stored failures and no new run yet, the hunt reproduces the failure in its own order
+    first. Where the stored runs single out a test that failed them often (3/3 here), the first
+    wave is the prefix that holds half the suspicion, the suspect first, not the whole list;
+    should it pass (stale runs), the whole list runs next. A suspect seen failing them seldom
+    (2 of 6) leaves the whole list first: a prefix holding it would often pass, a run more."""
+    pb = make_problem(10, tuple(0.1 + 0.01 * i for i in range(10)), 0.1, 1.0)
+    sure = [stored({7, 1, 2}, True), stored({7, 3, 4}, True), stored({7, 5, 1}, True)]
+    sure += [stored({1, 2, 3}, False), stored({4, 5, 6}, False), stored({8, 9, 2}, False)] * 3
+    step = decide(pb, sure, Settings())
+    assert isinstance(step, Query) and 7 in step.included and len(step.included) < 10, step
+    assert step.reason.startswith("the predecessor stored runs suspect most, alone: does the failure reproduce in"
+                                  " this order?") and not step.until_failure
+    passed = decide(pb, sure + [Observation(frozenset(step.included), False, 1.0)], Settings())
+    assert isinstance(passed, Query) and passed.included == tuple(range(10)), passed
+    assert passed.reason.startswith("full list: stored runs failed")
+    seldom = sure + [stored({7, 2, 3}, False), stored({7, 4, 8}, False), stored({7, 6, 9}, False),
+                     stored({7, 1, 5}, False)] * 2
+    step = decide(pb, seldom, Settings())
+    assert isinstance(step, Query) and step.included == tuple(range(10)), step
+    assert step.reason.startswith("full list: stored runs failed")

@@ -74,6 +74,7 @@ CONFIRM = 0.999  # the victim alone must fail within runs that show its rate thi
 SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a cause's class
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
 # a priori as likely to be deterministic as not (the rates prior of later rounds)
+STORED_WAVE = 0.7  # a stored suspect failing the victim this often opens the hunt with prefixes (_stored_wave)
 PROBE_RUNS = 8  # runs of a classmate alone after which an unclear probe is left to the search
 
 
@@ -228,6 +229,10 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     leaders = tuple(Answer((chain[j],) if j >= 0 else (), w, th.p[j] if j >= 0 else th.beyond_q,
                            th.q[j] if j >= 0 else th.beyond_q) for j, w in th.ranked(3))
     if not later and t.total_fails and not any(th.fails):
+        if not own.total_runs and pri.suspects and pri.rate >= STORED_WAVE:
+            wave = _stored_wave(problem, th, batch, budget)
+            if wave is not None:
+                return wave, leaders
         again = _reproduce_whole(problem, th, settings, batch, budget)
         if again is not None:
             return again, leaders
@@ -279,6 +284,28 @@ def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settin
     if n == 0 or done >= cap or k < 1:
         return None
     return Query(full, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
+
+
+def _stored_wave(problem: Problem, th: threshold.Threshold, batch: int, budget: tuple[float, float]
+                 ) -> Query | None:
+    """The first wave of a hunt whose stored runs failed (in other orders) and single out a suspect
+    that failed them often (STORED_WAVE): as `_open` does without stored runs, the prefixes that
+    split the chain's suspicion, which here leads with the suspects, instead of the whole list.
+    Should one fail, the failure is reproduced in this order and bracketed at once; should all
+    pass (stale stored runs), the whole list runs next, as it would have first.  None when the
+    suspicion leaves no shorter prefix."""
+    prefixes = [included for included, _ in threshold.spread(th, batch)]
+    if not prefixes:
+        return None
+    runs = share(batch, len(prefixes))
+    m = len(problem.predecessors)
+    shown = ", ".join(str(len(p)) for p in prefixes)
+    what = ("the predecessor stored runs suspect most, alone" if [len(p) for p in prefixes] == [1] else
+            f"the first {shown} of {m} predecessors, the stored runs' suspects first, splitting the suspicion")
+    reason = (f"{what}: does the failure reproduce in this order? (should {'it' if len(prefixes) == 1 else 'all'}"
+              " pass, the full list runs next)")
+    query = Query(prefixes[0], runs[0], reason, until_failure=False, alongside=tuple(zip(prefixes[1:], runs[1:])))
+    return query if fits(problem, query, budget) else None
 
 
 def _open(problem: Problem, first: Query, settings: Settings, batch: int,
