@@ -98,8 +98,8 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
     r = _replay(problem, observations, settings, max(1, batch))
     if isinstance(r.action, (Query, Verdict)):
         return r.action
-    found = _units(problem, observations, r.found, settings.executions) if settings.executions > 1 else r.found
-    return _verdict(problem, tally(observations), r.found, r.action, settings, _per_execution_rates(found))
+    units = _units(problem, observations, r.found, settings.executions) if settings.executions > 1 else ()
+    return _verdict(problem, tally(observations), r.found, r.action, settings, _per_execution_rates(units))
 
 
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
@@ -544,7 +544,7 @@ def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, setti
         lines = evidence_lines(problem, t, lead.culprits) + (end.text,)
         return Verdict("undecided", lead.culprits, lead.probability, lead.p, lead.q, lines, t.total_runs,
                        t.total_seconds, alts, stop=end.text)
-    causes = _scopes(problem, t, found, per_execution or {})
+    causes = _scopes(problem, t, found, per_execution)
     stop = end.text if end.kind == "stop" else (
         end.text if end.text.startswith("more may remain") else f"more may remain: {end.text}")
     culprits = tuple(sorted({i for c in causes for i in c.tests}))
