@@ -279,8 +279,13 @@ def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int 
 def together(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
     """Whether ALIKE_RUNS K-fold runs (`runs` as `alike` reads them) reproduced the failure, and
     every K-fold run that did, on all its executions: drawn once a run, or a deterministic cause."""
-    failing = [e[:used] for _, e in runs if "r" in e[:used] and len(e) > 1]
-    return used > 1 and len(failing) >= ALIKE_RUNS and all(set(e) == {"r"} for e in failing)
+    failing = _reproduced(runs, used)
+    return used > 1 and len(failing) >= ALIKE_RUNS and all(set(e[:used]) == {"r"} for _, e in failing)
+
+
+def _reproduced(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> list[tuple[AbstractSet[T], str]]:
+    """The K-fold runs among `runs` that reproduced the failure in their first `used` executions."""
+    return [(s, e) for s, e in runs if "r" in e[:used] and len(e) > 1]
 
 
 def add_nothing(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
@@ -302,4 +307,4 @@ def alike(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
     for s, e in runs:
         if "r" not in e[:used]:
             passed.update(s)
-    return sum(1 for s, e in runs if "r" in e[:used] and len(e) > 1 and passed.issuperset(s)) >= ALIKE_RUNS
+    return sum(1 for s, _ in _reproduced(runs, used) if passed.issuperset(s)) >= ALIKE_RUNS

@@ -48,6 +48,7 @@ REACH = 0.2  # with K-fold runs, the stop check rules out causes this many times
 # cheap (no_cause_left_by_execution, reaches)...
 REACH_MOST = 0.1  # ...and always causes failing one execution in ten (x --further)
 SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
+STORED_WHY = "as the stored runs suggest"  # why the per-run check rules out `cap` (no_failure_left)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,11 @@ class Executions:
     passed: int  # of them, passed on their first K executions
     executions: int  # every execution of the victim in them...
     reproduced: int  # ...and those that reproduced the failure
+
+    @property
+    def rate(self) -> float:
+        """The cause's rate per execution of the victim: Jeffreys' mean of reproduced/executions."""
+        return (self.reproduced + 0.5) / (self.executions + 1)
 
 
 @dataclass(frozen=True)
@@ -272,7 +278,7 @@ def _per_execution(f: Found, k: int) -> bool:
     e = f.alone
     if e is None or not e.reproduced:
         return False
-    whole = (1.0 - (e.reproduced + 0.5) / (e.executions + 1)) ** k  # a run passing its first k executions
+    whole = (1.0 - e.rate) ** k  # a run passing its first k executions
     return _at_least(e.passed, e.runs, whole) >= DISPERSED
 
 
@@ -409,7 +415,9 @@ def _chase_runs(seen: int, wide: int, k: int, confidence: float) -> int:
     """Runs of K executions that fail at least once with `confidence`, for a rate per execution
     read from `seen` of `wide` executions: averaged over what they say of it (Jeffreys' Beta),
     not at its estimate, which a lucky stretch of executions makes too high (12/46 of a cause
-    at 0.1 read as 0.26 asks for 2 runs of 10, which pass together one time in eight)."""
+    at 0.1 read as 0.26 asks for 2 runs of 10, which pass together one time in eight).  The
+    chance that n runs pass is `_beta_missed` at f = 1 and k x n executions, here in closed form
+    (Beta functions), so that a low rate's thousands of runs cost no product over each."""
     a, b = seen + 0.5, wide - seen + 0.5
     base = math.lgamma(a + b) - math.lgamma(b)
     n = 1
@@ -464,14 +472,17 @@ def run_floor(found: Sequence[Found], settings: Settings) -> float:
     `further` (the unit of `cap`).  Without it the per-run check promised a cause as strong per
     run as the weakest found, which a cause at 0.5 per execution (0.999 per run of 10) makes two
     runs: a further cause at 0.1 per execution (0.65 per run) passes both one time in eight."""
-    rate = _rates(found)
-    target = min(min(rate.values()), REACH_MOST) * settings.further
-    return k_fold_rate(min(1.0, target), settings.executions) / max(settings.further, 1e-9)
+    return k_fold_rate(floor_per_execution(found, settings), settings.executions) / max(settings.further, 1e-9)
+
+
+def floor_per_execution(found: Sequence[Found], settings: Settings) -> float:
+    """`run_floor`'s rate per execution: the weakest cause's, or REACH_MOST, x `further` (at most 1)."""
+    return min(1.0, min(min(_rates(found).values()), REACH_MOST) * settings.further)
 
 
 def _rates(found: Sequence[Found]) -> dict[Found, float]:
     """Each cause's rate per execution, as its executions alone before the victim show it."""
-    return {f: (f.alone.reproduced + 0.5) / (f.alone.executions + 1) if f.alone else 1.0 for f in found}
+    return {f: f.alone.rate if f.alone else 1.0 for f in found}
 
 
 def reaches(found: Sequence[Found], further: float) -> dict[Found, float]:
@@ -505,7 +516,7 @@ def _floor(rate: float, settings: Settings) -> float:
 
 def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, budget: tuple[float, float],
                      everything: Problem, found: Sequence[Found], cap: float,
-                     why: str = "as the stored runs suggest") -> Query | End:
+                     why: str = STORED_WHY) -> Query | End:
     """After a cause: no run without the causes found has failed.  Run the rest until a further
     cause `settings.further` as strong as each cause found would have shown with the target
     confidence, each cause's rate as its runs tell it (`missed`: a rate read from a handful of

@@ -49,9 +49,9 @@ from isolate.search.model import (
     without,
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
-from isolate.search.repeats import per_execution
 from isolate.search.scopes import class_of, module_of
 from isolate.search.stop import (
+    STORED_WHY,
     End,
     Executions,
     Found,
@@ -60,6 +60,7 @@ from isolate.search.stop import (
     chase,
     counted,
     executions_pay,
+    floor_per_execution,
     hedging,
     k_fold_rate,
     no_cause_left_by_execution,
@@ -90,6 +91,7 @@ class _Replay:
     found: tuple[Found, ...]
     action: Query | End | Verdict  # a Verdict only from the reproduce stage
     leaders: tuple[Answer, ...]  # the current round's, in original indices
+    units: tuple[Found, ...] = ()  # `found` as the stop check weighed it in the last round (_units)
 
 
 def decide(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
@@ -98,8 +100,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
     r = _replay(problem, observations, settings, max(1, batch))
     if isinstance(r.action, (Query, Verdict)):
         return r.action
-    units = _units(problem, observations, r.found, settings.executions) if settings.executions > 1 else ()
-    return _verdict(problem, tally(observations), r.found, r.action, settings, _per_execution_rates(units))
+    return _verdict(problem, tally(observations), r.found, r.action, settings, _per_execution_rates(r.units))
 
 
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings) -> tuple[Answer, ...]:
@@ -140,7 +141,7 @@ def _replay(problem: Problem, observations: Sequence[Observation], settings: Set
             action = action.mapped(index)
             return _Replay(tuple(found), action, leaders)
         if isinstance(action, End):
-            return _Replay(tuple(found), replace(action, leaders=leaders), leaders)
+            return _Replay(tuple(found), replace(action, leaders=leaders), leaders, units)
         tests, rate, confidence = action
         held = frozenset(tests)  # its rate; a stored run's one execution tells no K-fold rate
         same = settings.executions == 1
@@ -182,7 +183,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     chain, weight = pri.chain, pri.weight
     if later and (n == 0 or own.total_fails == 0):  # stored failures are the prior's: only new runs count here
         done = sum(r for s, r in zip(own.sets, own.runs) if len(s) == n)  # passes of the rest (none failed)
-        cap, why = 1.0, "as the stored runs suggest"
+        cap, why = 1.0, STORED_WHY
         if pri.suspects and pri.beyond < 0.5:
             # stored runs failed without the causes found, and point at a further one: the check
             # rules out the rate they give it too (stale ones give it their own, seldom lower)
@@ -192,7 +193,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             if executions_pay(problem, obs, base, found, cap, floor):
                 return no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
             if floor < cap:  # the per-run check promises as much
-                each = per_execution(min(1.0, floor * base.further), base.executions)
+                each = floor_per_execution(found, base)
                 cap, why = floor, (f"in runs of {base.executions} executions, as a cause failing {each:.2g} of"
                                    " the executions does")
         hedge = hedging(obs, base)
@@ -528,8 +529,7 @@ def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) 
 def _per_execution_rates(units: Sequence[Found]) -> dict[tuple[int, ...], float]:
     """Each cause's rate per execution of the victim, by its tests, where its K-fold runs without
     the other causes show it (`_units`; a class or module under all its tests)."""
-    return {tuple(sorted(f.tests)): (f.alone.reproduced + 0.5) / (f.alone.executions + 1)
-            for f in units if f.alone is not None and f.alone.executions}
+    return {tuple(sorted(f.tests)): f.alone.rate for f in units if f.alone is not None and f.alone.executions}
 
 
 def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, settings: Settings,
