@@ -331,8 +331,7 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
     in the target confidence."""
     n = len(problem.predecessors)
     k = settings.executions
-    full = frozenset(range(n))
-    rest = [o for o in obs if o.included == full and not o.stored]
+    rest = rest_runs(problem, obs)
     rates = settings.rates
     every = tuple(range(n))
     each = problem.victim_duration  # one execution (a run's other K - 1 are in the start-up, as measured)
@@ -388,8 +387,7 @@ def chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batc
     the target confidence."""
     n = len(problem.predecessors)
     k = settings.executions
-    full = frozenset(range(n))
-    rest = [o for o in obs if o.included == full and not o.stored]
+    rest = rest_runs(problem, obs)
     every = tuple(range(n))
     seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     wide = sum(o.executions for o in rest if o.executions > k * o.count)
@@ -451,8 +449,7 @@ def executions_pay(problem: Problem, obs: Sequence[Observation], settings: Setti
     background the runs of the victim alone have not shown yet) leaves weak causes open, and
     ruling them out per execution takes hundreds; the per-run check then is the cheaper."""
     n, k = len(problem.predecessors), settings.executions
-    full = frozenset(range(n))
-    rest = [o for o in obs if o.included == full and not o.stored]
+    rest = rest_runs(problem, obs)
     if any(o.executions > k * o.count for o in rest):
         return True
     # (weighed at about the same promise: the per-run check's runs rule out `floor` too, what the
@@ -551,6 +548,12 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
                               f"{done} runs ({need} would rule out {what})")
     return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
                                      f" (up to {counted(need - done, 'run')})")
+
+
+def rest_runs(problem: Problem, obs: Sequence[Observation]) -> list[Observation]:
+    """The new runs (no stored ones) of the whole rest: every predecessor of the round's problem."""
+    full = frozenset(range(len(problem.predecessors)))
+    return [o for o in obs if o.included == full and not o.stored]
 
 
 def k_fold_rate(rate: float, k: int) -> float:

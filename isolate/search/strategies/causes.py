@@ -65,6 +65,7 @@ from isolate.search.stop import (
     k_fold_rate,
     no_cause_left_by_execution,
     no_failure_left,
+    rest_runs,
     run_floor,
     sharpen,
 )
@@ -197,7 +198,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
                 cap, why = floor, (f"in runs of {base.executions} executions, as a cause failing {each:.2g} of"
                                    " the executions does")
         hedge = hedging(obs, base)
-        if hedge and any(o.reproductions for o in obs if o.included == frozenset(range(n)) and not o.stored):
+        if hedge and any(o.reproductions for o in rest_runs(problem, obs)):
             return chase(problem, obs, base, batch, budget), ()
         sharper = sharpen(everything, problem, found, base, batch, budget, max(1, done), cap)
         if sharper is not None and done:
