@@ -299,15 +299,21 @@ def _stored_wave(problem: Problem, th: threshold.Threshold, batch: int, budget: 
     prefixes = [included for included, _ in threshold.spread(th, batch)]
     if not prefixes:
         return None
-    runs = share(batch, len(prefixes))
     m = len(problem.predecessors)
     shown = ", ".join(str(len(p)) for p in prefixes)
     what = ("the predecessor stored runs suspect most, alone" if [len(p) for p in prefixes] == [1] else
             f"the first {shown} of {m} predecessors, the stored runs' suspects first, splitting the suspicion")
     reason = (f"{what}: does the failure reproduce in this order? (should {'it' if len(prefixes) == 1 else 'all'}"
               " pass, the full list runs next)")
-    query = Query(prefixes[0], runs[0], reason, until_failure=False, alongside=tuple(zip(prefixes[1:], runs[1:])))
+    query = _wave(prefixes, batch, reason)
     return query if fits(problem, query, budget) else None
+
+
+def _wave(prefixes: Sequence[tuple[int, ...]], batch: int, reason: str) -> Query:
+    """A first wave (`_open`, `_stored_wave`): each prefix at once, the batch's runs shared out
+    (places beyond the distinct prefixes: the quickest again)."""
+    runs = share(batch, len(prefixes))
+    return Query(prefixes[0], runs[0], reason, until_failure=False, alongside=tuple(zip(prefixes[1:], runs[1:])))
 
 
 def _open(problem: Problem, first: Query, settings: Settings, batch: int,
@@ -328,7 +334,6 @@ def _open(problem: Problem, first: Query, settings: Settings, batch: int,
     prefixes = [included for included, _ in threshold.spread(th, batch)]
     if not prefixes:
         return first
-    runs = share(batch, len(prefixes))  # places beyond the distinct prefixes: the quickest again
     longest = run_cost(problem, prefixes[-1])
     if len(prefixes) == 1:
         k = len(prefixes[0])
@@ -340,8 +345,7 @@ def _open(problem: Problem, first: Query, settings: Settings, batch: int,
         reason = (f"{len(prefixes)} lists at once, the {shown} quickest of {m} predecessors, splitting the suspicion"
                   f" evenly: does the failure reproduce? (should all pass, the full list runs next; up to"
                   f" {longest:.1f} s per run)")
-    query = Query(prefixes[0], runs[0], reason, until_failure=False,
-                  alongside=tuple(zip(prefixes[1:], runs[1:])))
+    query = _wave(prefixes, batch, reason)
     return query if fits(problem, query, budget) else first
 
 
