@@ -188,7 +188,7 @@ def choose(
     alone: list[tuple[int, ...]] = []
     if best and settings.verify_from <= best[0].probability < 1.0:
         alone = [a.culprits for a in best if a.culprits]
-        cands = _verification(problem, cells, cl, best[0], orders, sorted_members, cands, alone)
+        cands = _verification(problem, cells, cl, best, orders, sorted_members, cands, alone)
     top = max(c[0] for c in cands)
     floor = settings.run_efficiency * top
     pick = max(
@@ -220,7 +220,7 @@ def choose(
         enough = passes_to_target(acts, lead.probability, lead.p if active else lead.q,
                                    settings.confidence, runs)
         runs = round_batch(enough, batch)
-    return Query(included, runs, _reason(problem, included, mass, cost, mi))
+    return Query(included, runs, _reason(problem, included, mass, cost, mi, bool(alone)))
 
 
 def _split(problem: Problem, cells: Cells, cl: _Classes, order: list[int], sorted_members: list[list[int]],
@@ -273,14 +273,16 @@ def _verification(
     problem: Problem,
     cells: Cells,
     cl: _Classes,
-    leader: Answer,
+    best: Sequence[Answer],
     orders: list[list[int]],
     sorted_members: list[list[int]],
     cands: list[tuple[float, float, float, int, int, int, int, float]],
     alone: list[tuple[int, ...]],
 ) -> list[tuple[float, float, float, int, int, int, int, float]]:
-    """Rescore the candidates by the KL divergence from the leader's predicted outcome
-    to the rivals' mixture, and add each of `alone` (ordering id -1 - its index)."""
+    """Rescore the candidates by the KL divergence from the leader's (best[0]) predicted
+    outcome to the rivals' mixture, and add each of `alone` (ordering id -1 - its index), with
+    the suspicion it holds: the answers among `best` that it holds whole."""
+    leader = best[0]
     w = leader.probability
     lead = [(cells.cell_of[i], sorted_members[cells.cell_of[i]].index(i)) for i in leader.culprits]
     pos = [{cell: j for j, cell in enumerate(order)} for order in orders]
@@ -302,7 +304,8 @@ def _verification(
         f = _predict(cl, _cells_in(cells, included))
         cost = run_cost(problem, included)
         active = bool(lead) and set(leader.culprits) <= set(culprits)
-        out.append((score(f, active), cost, 0.0, -1 - j, 0, -1, 0, f))
+        held = sum(a.probability for a in best if a.culprits and set(a.culprits) <= set(culprits))
+        out.append((score(f, active), cost, held, -1 - j, 0, -1, 0, f))
     return out
 
 
@@ -381,11 +384,15 @@ def spread_runs(
     return round_batch(k, batch)
 
 
-def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: float, mi: float) -> str:
+def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: float, mi: float,
+            verifying: bool = False) -> str:
+    """`mi`: the bits the run is expected to tell, or while `verifying` a leader (the candidates
+    scored by _verification), the bits of evidence for it expected should it be right."""
     n = len(problem.predecessors)
     if not included:
         return f"victim alone: does it fail on its own? ({cost:.1f} s per run)"
     if len(included) == n:
         return f"full list: all {n} predecessors ({cost:.1f} s per run)"
+    expected = "bits of evidence for the leader expected, should it be right" if verifying else "bits expected"
     return (f"{len(included)} of {n} predecessors hold {mass:.0%} of the suspicion "
-            f"({cost:.1f} s per run, {mi:.3f} bits expected)")
+            f"({cost:.1f} s per run, {mi:.3f} {expected})")

@@ -548,3 +548,15 @@ def test_reduced_grid_accuracy_and_calibration(name: str, n: int, trials: int) -
     # stopping rule shows up as a confident wrong verdict.
     assert claimed_right == claimed
     assert right == trials
+
+
+def test_a_leader_run_alone_to_verify_it_says_the_suspicion_it_holds() -> None:
+    """While the leader is verified, its tests alone are a candidate like any list: the reason
+    says how much of the suspicion they hold (the leader's share; it said 0%), and that the bits
+    are the evidence for the leader expected should it be right, not what the run tells."""
+    pb = scenario("single p=1", 4, random.Random(0)).problem
+    history = [obs(range(4), True), obs({1, 2}, True), obs({1}, False), obs({2}, True), obs((), False, 2)]
+    q = decide(pb, history, Settings(strategy="single"))
+    assert isinstance(q, Query) and q.included == (2,), q
+    assert int(q.reason.split(" hold ")[1].split("%")[0]) >= 90, q.reason
+    assert q.reason.endswith("bits of evidence for the leader expected, should it be right)"), q.reason
