@@ -393,6 +393,32 @@ def test_other_tests_passing_alone_show_the_background_a_cause_alone_is_weighed_
     assert _shown_alone(pb, tally(first + [obs({6}, True), obs({6}, False, 3)]), Settings()) is None
 
 
+def test_stored_runs_that_passed_without_a_test_are_runs_of_the_victims_own_rate() -> None:
+    # As above, test 5 failed 2/2 alone and the victim alone passed 3/3: not yet 0.99. Stored runs
+    # in other orders that passed without test 5 are runs of the victim's own rate too (a cause
+    # only adds failures), so with them 2/2 is; stored runs holding 5, or failing without it
+    # (another cause's, perhaps), are not. A hunt whose runs repeat the victim leaves them out
+    # (a stored run executed it once) and reads this through its rates per execution instead.
+    pb = make_problem(8, tuple(0.1 for _ in range(8)), 0.1, 1.0)
+    first = [obs(range(8), True), obs(set(), False, 3), obs({5}, True, 2)]
+
+    def stored(included: set[int], failed: bool, count: int) -> Observation:
+        return Observation(frozenset(included), failed, 0.0, count, stored=True)
+
+    without = [stored({0, 1, 2}, False, 4)]
+    useless = [stored({0, 5}, False, 20), stored({1, 2}, True, 20)]
+    new = tally(first)
+    assert _shown_alone(pb, new, Settings(), tally(useless)) is None
+    tests, rate, confidence = _shown_alone(pb, new, Settings(), tally(without + useless)) or ((), 0.0, 0.0)
+    assert tests == (5,) and confidence >= 0.99 and rate > 0.5
+    # through decide(): with them, 5 is a cause and the next round probes its classmates
+    step = decide(pb, first + without + useless)
+    assert isinstance(step, Query) and step.reason.startswith("do the other 7 tests of"), step
+    assert 5 not in step.included
+    before = decide(pb, first + useless)
+    assert not (isinstance(before, Query) and before.reason.startswith("do the other")), before
+
+
 def _k_fold(included: Iterable[int], reproduced: int, k: int = 10, executions: int = 0) -> Observation:
     """A run of `executions` (or `k`) executions of the victim, `reproduced` of them reproducing
     the failure, judged on its first `k` (failed when the first reproduction is among them)."""

@@ -175,8 +175,11 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     # stored runs (other orders) are the chain's prior, new runs its likelihood (stored.py), and
     # only new runs show what a test alone does (a stored run ran the victim once, in another order)
     own = tally(o for o in obs if not o.stored) if any(o.stored for o in obs) else t
+    # ...but a stored run that passed without a test is evidence of the victim's own rate, against
+    # which that test's runs alone are weighed (`_background`), while the runs are single runs too
+    past = tally(o for o in obs if o.stored) if own is not t and settings.executions == 1 else None
     if later:
-        probe = _probe_classmates(problem, own, chain, found_ids, settings, batch, budget)
+        probe = _probe_classmates(problem, own, chain, found_ids, settings, batch, budget, past)
         if probe is not None:
             return probe, ()
     weight = _scope_weight(problem, chain, found_ids)
@@ -243,7 +246,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             return End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
                                  f"background (confidence {mass:.3f})"), mass), leaders
         return _fails_alone(problem, th, settings, batch, budget, mass), leaders
-    shown = _shown_alone(problem, own, settings)
+    shown = _shown_alone(problem, own, settings, past)
     if shown is not None:
         return shown, leaders
     # A leader the stored runs alone made (its prefix never failed in a new run) is tested by
@@ -402,7 +405,7 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
 
 
 def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_ids: list[str],
-                      settings: Settings, batch: int, budget: tuple[float, float]
+                      settings: Settings, batch: int, budget: tuple[float, float], past: Tally | None = None
                       ) -> Query | tuple[tuple[int, ...], float, float] | None:
     """A class whose test is a cause often pollutes through all of its tests (setUpClass, class
     attributes).  So the class's other tests are tried together alone before the victim, and if
@@ -435,7 +438,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
         odds = (causes + 1) / (passed + 1)
         for m, (f, r) in alone.items():  # already shown a cause alone (each call replays the rounds
             if f:  # anew, and an earlier round may now name another of them first)
-                conf, pm = _alone(lat, f, r, *_background(t, m), odds)
+                conf, pm = _alone(lat, f, r, *_background(t, m, past), odds)
                 if conf >= settings.confidence:
                     return (m,), pm, conf
         f, r = counts(t, frozenset(mates).__eq__)
@@ -449,7 +452,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
             if r and (not f or r >= PROBE_RUNS):
                 continue  # passed alone, or still unclear after PROBE_RUNS: the search decides
             who = names[m]
-            if f and _background(t, m)[1] < r:
+            if f and _background(t, m, past)[1] < r:
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
             return _probe(problem, (m,), f"is {who} a cause too, like the rest of its {scope}? alone before the"
                                          " victim", batch, budget)
@@ -465,15 +468,24 @@ def _alone(lat: Any, f: int, r: int, f0: int, r0: int, odds: float = 1.0) -> tup
     return 1.0 / (1.0 + math.exp(min(700.0, ln - lp)) / odds), pm
 
 
-def _background(t: Tally, m: int) -> tuple[int, int]:
+def _background(t: Tally, m: int, past: Tally | None = None) -> tuple[int, int]:
     """The victim's own rate, against which runs of test m alone before it are weighed: failures
     and runs of the victim alone, and the passes of every other test alone before it that never
-    failed it."""
+    failed it; and with `past` (stored runs, as single runs as the new ones), the stored runs
+    without m that passed. In a model where causes only add failures, a list without m that passed
+    says of the victim's own rate what a pass alone says, whatever else ran in it; a stored run
+    without m that failed may have failed for another cause, so it is left out (counted as the
+    victim's own, it made every test of a class fixture wait for passes alone to outweigh its
+    classmates' failures)."""
     f0, r0 = counts(t, frozenset().__eq__)
-    return f0, r0 + sum(r for s, f, r in zip(t.sets, t.fails, t.runs) if len(s) == 1 and m not in s and not f)
+    r0 += sum(r for s, f, r in zip(t.sets, t.fails, t.runs) if len(s) == 1 and m not in s and not f)
+    if past is not None:
+        r0 += sum(r for s, f, r in zip(past.sets, past.fails, past.runs) if m not in s and not f)
+    return f0, r0
 
 
-def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[int, ...], float, float] | None:
+def _shown_alone(problem: Problem, t: Tally, settings: Settings, past: Tally | None = None
+                 ) -> tuple[tuple[int, ...], float, float] | None:
     """A test that, alone before the victim, has failed it often enough against the victim's own
     rate (`_background`) is a cause by intervention, whatever else the posterior believes.  This
     is what ends a round whose prefix holds two causes (the single-cause search there would weigh
@@ -481,7 +493,7 @@ def _shown_alone(problem: Problem, t: Tally, settings: Settings) -> tuple[tuple[
     lat = lattice(settings.rates)
     for s, f, r in sorted(zip(t.sets, t.fails, t.runs), key=lambda x: sorted(x[0])):
         if len(s) == 1 and f:
-            conf, pm = _alone(lat, f, r, *_background(t, next(iter(s))))
+            conf, pm = _alone(lat, f, r, *_background(t, next(iter(s)), past))
             if conf >= settings.confidence:
                 return tuple(s), pm, conf
     return None
