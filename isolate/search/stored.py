@@ -18,8 +18,10 @@ raises the rate"), into a prior for the chain search:
   position open for the new runs to find.
 
 New runs are evidence through the chain's likelihood only, and stored runs through this prior
-only, so nothing is counted twice.  Pure, and a function of the stored runs alone: a resumed
-hunt builds the same chain.
+only, so nothing is counted twice in the chain.  (Elsewhere, while a hunt's runs are single runs,
+the stored runs that passed without a test are runs of the victim's own rate, against which that
+test's runs alone are weighed: strategies/causes.py, `_background`.)  Pure, and a function of the
+stored runs alone: a resumed hunt builds the same chain.
 """
 
 from __future__ import annotations
