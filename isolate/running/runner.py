@@ -41,6 +41,7 @@ from isolate.running.project import Project
 
 __all__ = ["CRASH", "ERROR", "FAIL", "KINDS", "PASS", "TIMEOUT", "Interrupted", "Outcome", "Runner"]
 MODES = ("fresh", "fork")
+IN_FLIGHT_GRACE = 2.0  # seconds at least that runs in flight may take to finish after a reproduction
 
 
 class Interrupted(Exception):
@@ -160,6 +161,7 @@ class Runner:
         on_outcome: Callable[[int, Outcome], None] | None = None,
         deadline: float | None = None,
         stop_on_hang: bool = False,
+        in_flight: bool = False,
     ) -> list[tuple[int, Outcome]]:
         """Run several lists, each ``(ids, times)``, ``jobs`` runs at once in all: a batch of
         runs chosen together.  Repetitions start in turn across the lists (the first list's
@@ -167,7 +169,11 @@ class Runner:
         Outcomes come with the index of their list; otherwise as :meth:`run` (``until_failure``
         stops every list at the first reproduction). ``stop_on_hang`` stops them too at the first
         timeout while the target itself ran: every further run would likely wait out the timeout
-        as well, and the caller (a hunt) decides whether to go on."""
+        as well, and the caller (a hunt) decides whether to go on. ``in_flight`` (with
+        ``until_failure``): at the first reproduction the runs of its wave (started before the first
+        quarter of the reproducing run's time was over) finish and are reported: they cost little
+        wall time more, and each is evidence. They get as long again as the reproducing run took
+        (IN_FLIGHT_GRACE at least: a run that hangs is not waited for); later ones are killed."""
         if not lists:
             raise ValueError("no lists to run")
         if jobs < 1 or any(t is not None and t < 1 for _, t in lists):
@@ -190,7 +196,9 @@ class Runner:
         order = _turns(left)
         owner: dict[int, int] = {}  # job key -> list index
         outcomes: list[tuple[int, Outcome]] = []
-        stop = False
+        stop = kill = False  # no more runs to start; those running to be killed too
+        cutoff: float | None = None  # in_flight: the runs started by then (its wave) finish...
+        grace: float | None = None  # ...until then at most
         finished: list[Job] = []  # judged after their replacements started, off the critical path
         trash: list[Path] = []  # their directories, deleted while the next jobs run
         try:
@@ -210,15 +218,22 @@ class Runner:
                     outcomes.append((i, outcome))
                     if on_outcome is not None:
                         on_outcome(i, outcome)
-                    if (outcome.kind == ERROR or (until_failure and outcome.reproduced)
-                            or (stop_on_hang and outcome.kind == TIMEOUT and outcome.hung == target)):
-                        stop = True  # the jobs started meanwhile are killed, not reported
+                    if outcome.kind == ERROR or (stop_on_hang and outcome.kind == TIMEOUT and outcome.hung == target):
+                        stop = kill = True  # the jobs started meanwhile are killed, not reported
+                    elif until_failure and outcome.reproduced and not stop:
+                        stop = True
+                        if in_flight:
+                            took = job.ended - job.started  # its wave: the runs started in its first quarter
+                            cutoff, grace = job.started + took / 4, time.monotonic() + max(IN_FLIGHT_GRACE, took)
+                        else:
+                            kill = True
                 if stop and executor.running:
-                    executor.kill_all()
+                    over = kill or grace is None or time.monotonic() >= grace
+                    executor.kill_all(None if over else cutoff)
                 _remove(trash)
                 if not executor.running:
                     break
-                finished += executor.wait()
+                finished += executor.wait(grace if stop and not kill else None)
         except KeyboardInterrupt:
             executor.kill_all()
             raise Interrupted([o for _, o in outcomes]) from None

@@ -65,6 +65,7 @@ def load_tests(loader, tests, pattern):
 
 TOY_STATE = '''
 import os
+import time
 import unittest
 
 from toy import state
@@ -89,6 +90,18 @@ class Victim(unittest.TestCase):
 
     def test_other_failure(self):
         raise KeyError("not the recorded failure")
+
+    def test_race(self):
+        # The run that claims the first slot fails at once; the others pass after TOY_RACE_SLEEP s.
+        n = 1
+        while True:
+            try:
+                os.close(os.open(os.path.join(os.environ["TOY_DIR"], "race-%d" % n), os.O_CREAT | os.O_EXCL))
+                break
+            except FileExistsError:
+                n += 1
+        self.assertGreater(n, 1)
+        time.sleep(float(os.environ.get("TOY_RACE_SLEEP", "0.5")))
 '''
 
 TOY_PROCESS = '''
@@ -375,6 +388,30 @@ def test_until_failure_stops_at_the_first_reproduction(toy: Path, mode: str, mon
         outcomes = runner.run([counter], counter, times=40, jobs=1, until_failure=True, on_outcome=seen.append)
     assert [o.kind for o in outcomes] == ["pass", "pass", "pass", "fail"]
     assert seen == outcomes
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_runs_in_flight_at_a_reproduction_finish_and_count_when_asked(toy: Path, mode: str) -> None:
+    race = T + "test_state.Victim.test_race"
+    kinds = {}
+    for in_flight in (False, True):
+        for mark in Path(os.environ["TOY_DIR"]).glob("race-*"):
+            mark.unlink()
+        with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+            runner.run([T + "test_state.Victim.test_victim"], T + "test_state.Victim.test_victim")  # a warm server
+            got = runner.run_lists([([race], 6)], race, jobs=2, until_failure=True, in_flight=in_flight)
+        kinds[in_flight] = sorted(o.kind for _, o in got)
+    # the partner started beside the failing run: killed unreported, or finished and reported
+    assert kinds == {False: ["fail"], True: ["fail", "pass"]}
+
+
+def test_a_run_in_flight_that_hangs_is_not_waited_for(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    race = T + "test_state.Victim.test_race"
+    monkeypatch.setenv("TOY_RACE_SLEEP", "300")
+    with Runner(find_project(toy), timeout=30) as runner:
+        got = runner.run_lists([([race], 6)], race, jobs=2, until_failure=True, in_flight=True)
+    # killed once the grace after the reproduction ran out, not reported as a timeout 30 s later
+    assert [o.kind for _, o in got] == ["fail"]
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])

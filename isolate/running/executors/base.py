@@ -42,12 +42,14 @@ class Executor(ABC):
         """Start one repetition of ``ids`` (also written, one per line, to ``list_file``)."""
 
     @abstractmethod
-    def wait(self) -> list[Job]:
-        """Block until some running jobs end (or are given up for time); return those."""
+    def wait(self, until: float | None = None) -> list[Job]:
+        """Block until some running jobs end (or are given up for time), or at the latest until
+        the ``time.monotonic()`` time ``until``; return those that ended."""
 
     @abstractmethod
-    def kill_all(self) -> None:
-        """Kill every running job and forget it; its files may be gone."""
+    def kill_all(self, after: float | None = None) -> None:
+        """Kill every running job (with ``after``: every one started later than that
+        ``time.monotonic()`` time) and forget it; its files may be gone."""
 
     @property
     @abstractmethod

@@ -231,10 +231,11 @@ class DaskExecutor(Executor):
     def running(self) -> int:
         return len(self._jobs)
 
-    def wait(self) -> list[Job]:
+    def wait(self, until: float | None = None) -> list[Job]:
         finished: list[Job] = []
+        limit = POLL if until is None else max(0.0, min(POLL, until - time.monotonic()))
         try:
-            futures = [self._done.get(timeout=POLL)]
+            futures = [self._done.get(timeout=limit)]
         except queue.Empty:
             futures = []
         while True:
@@ -300,16 +301,16 @@ class DaskExecutor(Executor):
                 task.future.cancel()
                 self._submit(task.job, task.request, workers)
 
-    def kill_all(self) -> None:
-        futures = [task.future for task in self._jobs.values()]
-        if futures:
+    def kill_all(self, after: float | None = None) -> None:
+        doomed = {key: task for key, task in self._jobs.items() if after is None or task.job.started > after}
+        if doomed:
             try:
-                self.client.cancel(futures, force=True)
+                self.client.cancel([task.future for task in doomed.values()], force=True)
             except Exception:  # noqa: BLE001 - a lost scheduler cancels them anyway
                 pass
-        for task in self._jobs.values():
+        for key, task in doomed.items():
             shutil.rmtree(task.job.dir, ignore_errors=True)
-        self._jobs.clear()
+            del self._jobs[key]
 
     def close(self) -> None:
         self.kill_all()

@@ -126,8 +126,9 @@ class ProcessExecutor(Executor):
     def _kill(self, proc: _Process) -> None:
         kill_group(proc.pid)
 
-    def wait(self) -> list[Job]:
+    def wait(self, until: float | None = None) -> list[Job]:
         deadlines = [p.deadline for p in self._procs.values() if p.deadline is not None]
+        deadlines += [] if until is None else [until]
         delay = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
         finished: list[Job] = []
         for key, _ in self._selector.select(delay):
@@ -149,12 +150,14 @@ class ProcessExecutor(Executor):
             job.ended = time.monotonic()
         return finished
 
-    def kill_all(self) -> None:
-        for proc in self._procs.values():
+    def kill_all(self, after: float | None = None) -> None:
+        for key, proc in list(self._procs.items()):
+            if after is not None and proc.job.started <= after:
+                continue
             self._kill(proc)
             self._forget(proc)
             shutil.rmtree(proc.job.dir, ignore_errors=True)
-        self._procs.clear()
+            del self._procs[key]
 
     def _forget(self, proc: _Process) -> None:
         """Release a killed process's descriptors and reap it."""
