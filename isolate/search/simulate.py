@@ -119,14 +119,18 @@ def simulate_batch(suite: Suite, query: Query, rng: random.Random, batch: int = 
                    ) -> tuple[list[Observation], float]:
     """Run every list of the query on `batch` workers at once; the observations and the wall
     time.  A list alone runs in waves of `batch` runs (until_failure: the wave of the first
-    failure is the last; its other runs are killed in flight and not reported, as the Runner
-    does).  Several lists run as the Runner runs them (running.runner.run_lists): their runs
-    start one of each list in turn, each on the first worker that is free; the wall time is
+    failure is the last; its other runs finish and are reported, as the Runner does for hunts:
+    running.runner.run_lists's `in_flight`).  Several lists run as the Runner runs them: their
+    runs start one of each list in turn, each on the first worker that is free; the wall time is
     when the last one ends."""
     if not query.alongside:
         obs = simulate_query(suite, query, rng)
         done = sum(o.count for o in obs)
-        return obs, math.ceil(done / max(1, batch)) * run_cost(suite.problem, query.included)
+        waves = math.ceil(done / max(1, batch))
+        rest = min(query.runs, waves * batch) - done
+        if query.until_failure and rest > 0 and obs[-1].failed:  # the rest of its wave
+            obs += simulate_query(suite, Query(query.included, rest, query.reason, until_failure=False), rng)
+        return obs, waves * run_cost(suite.problem, query.included)
     obs = []
     lists = query.lists()
     for included, runs in lists:
@@ -373,8 +377,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     isolate.search.repeats.automatic starts repeats (`asked` is then AUTO_K); the single runs are
     left out while K > 1, as isolate.hunt.evidence does. `batch` workers at once, as the hunt's
     loop runs them (the Trial's `wall`): decide() plans for them; one list runs in waves of `batch`
-    (until_failure: the wave of the first failure is the last, and only the runs up to that failure
-    are reported, as the Runner does); a query of several lists as simulate_batch schedules them;
+    (until_failure: the wave of the first failure is the last, and all of its runs are reported,
+    as the Runner does for hunts); a query of several lists as simulate_batch schedules them;
     the check's runs of the victim alone in waves, and a held verdict's wave of the
     victim alone is `batch` runs.
 
@@ -410,7 +414,11 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
             done += 1
             if until_failure and "r" in runs[-1][1]:
                 break
-        wall += math.ceil(done / batch) * cost(included, k)
+        waves = math.ceil(done / batch)
+        if until_failure:
+            for _ in range(min(times, waves * batch) - done):  # the rest of the wave, in flight
+                runs.append((included, executions(truth, included, k, rng)))
+        wall += waves * cost(included, k)
 
     def run_all(lists: Sequence[tuple[Sequence[int], int]], k: int) -> None:
         """Several lists at once, every run of each (simulate_batch's schedule)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from typing import Any
 import random
 
 import pytest
@@ -11,7 +12,10 @@ import pytest
 from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for, without
 from isolate.search.scopes import class_of, module_of
-from isolate.search.simulate import Cause, Suite, Truth, hunt, make_problem, scenario, simulate_query, trial
+import isolate.search.simulate as simulate
+from isolate.search.repeats import AUTO_K
+from isolate.search.simulate import (Cause, Suite, Truth, hunt, make_problem, repeat_trial, scenario, simulate_query,
+                                     trial)
 from isolate.search.stop import (REACH, REACH_MOST, Executions, Found, _chase_runs, always, check_runs, executions_pay,
                                  hedging, missed, reaches, run_floor)
 from isolate.search.strategies.causes import _shown_alone
@@ -669,3 +673,33 @@ def test_the_hedge_stays_off_once_the_victim_alone_reproduced_in_any_execution()
                         Settings(hedge=10))
     assert not hedging(quiet + [Observation(frozenset(), True, 1.0)], Settings(hedge=10))
     assert hedging(quiet + [Observation(frozenset(), True, 1.0, stored=True)], Settings(hedge=10))  # stored: another order
+
+
+def test_two_causes_that_each_fail_every_run_alone_are_compared_with_the_victim_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 8 workers a wave of runs of one test alone comes back whole (8 runs): two deterministic
+    causes in one failing prefix each failed 8/8 alone, and the single-cause search there weighed
+    them against each other without end, since nothing ran the victim alone that `_shown_alone`
+    weighs them against. The victim alone now runs to compare, and the hunt ends, right."""
+    s = scenario("multi k=3 p=1", 300, random.Random("multi k=3 p=1|300|62"))
+    r = repeat_trial(s, Settings(confidence=0.99, max_runs=400), random.Random("run|multi k=3 p=1|300|62|8"), AUTO_K,
+                     auto=True, batch=8)
+    assert r.trial.kind == "polluter" and r.trial.correct and r.trial.runs < 200, r.trial
+    # the same on a class fixture: its tests are confirmed by their probes, not each by a round
+    # of the chain search of its own
+    reasons: list[str] = []
+
+    def recording(*args: Any, **kwargs: Any) -> Query | Verdict:
+        step = decide(*args, **kwargs)
+        if isinstance(step, Query):
+            reasons.append(step.reason)
+        return step
+
+    monkeypatch.setattr(simulate, "decide", recording)
+    s = scenario("class p=1", 300, random.Random("class p=1|300|7"))
+    r = repeat_trial(s, Settings(confidence=0.99, max_runs=400), random.Random("run|class p=1|300|7|8"), AUTO_K,
+                     auto=True, batch=8)
+    assert r.trial.correct
+    first = next(i for i, x in enumerate(reasons) if "like the rest of its class" in x)
+    end = next(i for i, x in enumerate(reasons) if x.startswith("without the causes found"))
+    assert first < end and not any("where do the lists start to fail" in x for x in reasons[first:end]), reasons

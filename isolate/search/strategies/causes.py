@@ -249,6 +249,9 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     shown = _shown_alone(problem, own, settings, past)
     if shown is not None:
         return shown, leaders
+    compare = _compare_alone(problem, own, batch, budget, past)
+    if compare is not None:
+        return compare, leaders
     # A leader the stored runs alone made (its prefix never failed in a new run) is tested by
     # the chain's own queries first: the search inside would open by reproducing the prefix,
     # runs doubling, for ever if the stored runs were stale.
@@ -497,6 +500,23 @@ def _shown_alone(problem: Problem, t: Tally, settings: Settings, past: Tally | N
             if conf >= settings.confidence:
                 return tuple(s), pm, conf
     return None
+
+
+def _compare_alone(problem: Problem, t: Tally, batch: int, budget: tuple[float, float],
+                   past: Tally | None = None) -> Query | None:
+    """Two tests or more that failed every run alone before the victim (two deterministic causes
+    in one prefix: the single-cause search there weighs them against each other, for ever) are
+    causes by intervention only against the victim's own rate (`_shown_alone`): once one of them
+    ran alone PROBE_RUNS times (a wave of W runs each gets there at once), while the victim's own
+    runs are fewer than its, the victim alone runs to compare."""
+    failed = [(next(iter(s)), r) for s, f, r in zip(t.sets, t.fails, t.runs) if len(s) == 1 and f == r]
+    if len(failed) < 2:
+        return None
+    m, r = max(failed, key=lambda x: (x[1], -x[0]))
+    if r < PROBE_RUNS or _background(t, m, past)[1] >= r:
+        return None
+    return _probe(problem, (), f"{len(failed)} tests each failed it alone: the victim alone, to compare", batch,
+                  budget)
 
 
 def _probe(problem: Problem, included: tuple[int, ...], reason: str, batch: int,
