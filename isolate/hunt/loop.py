@@ -347,7 +347,8 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
                  alone=ALONE.get(settings.strategy, "fails alone"))
     with executing(runner, query.executions):
         run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
-                      until_failure=query.until_failure, on_outcome=display.outcome)
+                      until_failure=query.until_failure, in_flight=settings.strategy != "manual",
+                      on_outcome=display.outcome)
 
 
 def _run_seconds(runner: Any) -> float | None:
