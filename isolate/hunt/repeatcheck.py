@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from isolate.files import write_atomic
-from isolate.hunt.journal import judged_for, read_journal
+from isolate.hunt.journal import read_journal
 from isolate.hunt.evidence import Evidence, findings, fork_checked, phase_of
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_repeat_auto, read_repeat_check,
@@ -177,7 +177,8 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
         return
     runs, alone = k_fold(hunt)
     checked = fork_checked(hunt)  # the fork check's runs are the hunt's own once it agreed, as the search reads them
-    reproduced = any(judged_for(e, 1).reproduced for e in read_journal(hunt)[0] if phase_of(e, checked) is None)
+    # at any of its executions (runs ahead of the check execute K): the lists did fail
+    reproduced = any(e.reproduced for e in read_journal(hunt)[0] if phase_of(e, checked) is None)
     told = False
     while left := check_next(alone, jobs, reproduced):
         if max_runs is not None:

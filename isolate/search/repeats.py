@@ -166,7 +166,8 @@ def choose(alone: Sequence[str], asked: int) -> int:
 def check_next(alone: Sequence[str], jobs: int, reproduced: bool) -> int:
     """How many more K-fold runs of the victim alone the check before the search makes (0: it is
     done), given those made (`alone`: their executions), the runs made at once (`jobs`) and
-    whether a run of the hunt's reproduced the failure before the check (`reproduced`):
+    whether a run of the hunt's reproduced the failure before the check, at any of its
+    executions (`reproduced`; runs ahead of the check on W workers execute the victim K times):
     CHECK_RUNS, or, once a list reproduced it, a first wave of at least CHECK_QUIET, and more only
     if an execution of it did not pass. Runs whose executions all agree tell the test nothing
     (`later_p`), so quiet runs beyond the first wave only refine `choose`'s estimate (which at

@@ -445,7 +445,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         def by_alone() -> list[str]:
             return [e for inc, e in runs[single:] if not inc and len(e) > 1]
 
-        reproduced = any(e[:1] == "r" for _, e in runs)
+        reproduced = any("r" in e for _, e in runs)  # at any execution (runs ahead execute K), as the hunt reads it
         while left := check_next(by_alone(), batch, reproduced):
             run(alone, k, left, False)
         made = [e for _, e in runs[single:] if len(e) > 1]

@@ -254,3 +254,30 @@ def test_a_simulated_hunt_on_two_workers_executes_ahead_from_its_first_run(monke
             assert made[:AUTO_AFTER] == [1] * AUTO_AFTER and made[-1] >= AUTO_K, made
         else:
             assert min(made) == AUTO_K, made
+
+
+def test_ahead_a_list_that_reproduced_at_a_later_execution_lets_the_check_stop_after_a_quiet_wave(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 4 workers the first wave executes the victim AUTO_K times a run; when its failures came
+    at later executions only, the lists still reproduced the failure, so the check's runs of the
+    victim alone stop after one quiet wave of 4 (CHECK_QUIET) instead of making all CHECK_RUNS."""
+    from isolate.search import simulate
+    from isolate.search.model import Settings
+
+    made: list[tuple[int, str]] = []
+    real = simulate.executions
+
+    def logged(truth: simulate.Truth, included: frozenset[int], k: int, rng: random.Random) -> str:
+        out = real(truth, included, k, rng)
+        made.append((len(included), out))
+        return out
+
+    monkeypatch.setattr(simulate, "executions", logged)
+    suite = simulate.scenario("single p=0.2", 50, random.Random("single p=0.2|50|4"))
+    trial = simulate.repeat_trial(suite, Settings(confidence=0.99, max_runs=5000), random.Random("run|4"), AUTO_K,
+                                  auto=True, batch=4)
+    assert trial.trial.correct
+    first, after = made[:4], made[4:]
+    assert any("r" in e for _, e in first) and not any(e[0] == "r" for _, e in first), first
+    alone = next(i for i, (n, _) in enumerate(after) if n)  # the check's runs of the victim alone
+    assert alone == 4 and all(set(e) == {"p"} for _, e in after[:alone]), after[:alone + 1]
