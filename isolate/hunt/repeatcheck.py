@@ -85,7 +85,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
             return False
         k_fold_runs, alone = k_fold(hunt)
         every = listed(hunt)
-        state = ahead_next(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room, every,
+        state = ahead_next(runs, reproduced, _flaky(ev), left, room, every,
                            int(auto["repeat"]))
         if state == OFF:
             why = (_together(k_fold_runs) if alike(every, int(auto["repeat"]))
@@ -107,7 +107,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         display.info(f"repeats: {seen}: checking whether the runs' {auto['repeat']} executions are evidence")
         start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
         return True
-    if not automatic(runs, reproduced, flaky((o.included, o.failed) for o in new), left, room):
+    if not automatic(runs, reproduced, _flaky(ev), left, room):
         return False
     why = (f"{seen}: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in one process"
            " (more evidence per start-up; --repeat-victim 1 turns this off)")
@@ -116,6 +116,13 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
     set_repeat(runner, AUTO_K)
     start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
     return True
+
+
+def _flaky(ev: Evidence) -> bool:
+    """isolate.search.repeats.flaky over every run the hunt reads, its stored runs included: a
+    stored run that passed with a test before the victim says that test is no deterministic cause
+    as a new run would (assuming, as everywhere, that the stored runs ran today's code)."""
+    return flaky((o.included, o.failed) for o in ev.observations)
 
 
 def left_out(ev: Evidence, strategy: str) -> int:

@@ -392,7 +392,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
 
     `stored` runs (stored_runs, single executions) are evidence from the start and stay evidence
     beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
-    chain's prior); they never keep repeats from starting, and they are no runs. The single runs
+    chain's prior); they never keep repeats from starting, their passes count where `flaky` asks
+    whether a deterministic cause explains the runs (as isolate.hunt.repeatcheck reads them), and
+    they are no runs. The single runs
     made before repeats started by themselves stay evidence the same way."""
     from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, SINGLE, add_nothing, ahead_next, automatic,
                                         check_next, choose, flaky, stance)
@@ -483,8 +485,8 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         step = decide(seen, obs, replace(settings, executions=used, max_runs=room, run_seconds=limit,
                                          hedge=AUTO_K if auto or asked > 1 else 1), batch=batch)
         if auto and not started and not off and isinstance(step, Query):
-            first = (len(runs), sum("r" in e[:1] for _, e in runs), flaky((inc, "r" in e[:1]) for inc, e in runs), 0,
-                     None if most is None else most - len(runs))
+            shown = flaky([(o.included, o.failed) for o in stored] + [(inc, "r" in e[:1]) for inc, e in runs])
+            first = (len(runs), sum("r" in e[:1] for _, e in runs), shown, 0, None if most is None else most - len(runs))
             if ahead:
                 state = ahead_next(*first, runs, executing)
                 if state == OFF:

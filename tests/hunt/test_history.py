@@ -136,3 +136,39 @@ def test_stored_runs_do_not_use_up_max_runs(tmp_path: Path) -> None:
     assert verdict["history_runs"] >= 3, verdict
     journal = (suite / ".isolate" / hunt_name(VICTIM) / "journal.jsonl").read_text().splitlines()
     assert verdict["runs"] == len(journal) == 2, (verdict, proc.stderr)
+
+
+def _pointing_history(suite: Path, passes_with_polluter: int) -> Hunt:
+    """A history file in which three stored runs with the polluter before the victim failed it,
+    and `passes_with_polluter` more with it passed (a flaky cause, as far as they tell)."""
+    from isolate.running.signature import signature_from_traceback
+
+    path = suite / ".isolate" / hunt_name(VICTIM)
+    order = [t for t in (path / "order.txt").read_text().split() if t != VICTIM]
+    others = [t for t in order if t != POLLUTER]
+    signature = signature_from_traceback((path / "failure.txt").read_text())
+    rows = [{"source": f"run {90 + i}", "status": "fail", "signature": signature,
+             "predecessors": [others[i], POLLUTER]} for i in range(3)]
+    rows += [{"source": f"run {95 + i}", "status": "success", "signature": None,
+              "predecessors": [others[i + 3], POLLUTER]} for i in range(passes_with_polluter)]
+    (path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return Hunt(path, json.loads((path / "hunt.json").read_text()))
+
+
+def test_stored_passes_with_a_test_make_its_failures_flaky_and_start_repeats(tmp_path: Path) -> None:
+    """Repeats start by themselves once no deterministic cause explains the runs; a stored run
+    that passed with the polluter before the victim says so as a new one would. Here the new runs
+    all fail with it (the sample's polluter is deterministic): with stored passes beside the
+    stored failures repeats start after the hunt's first runs, without them they never do. Both
+    hunts name the polluter."""
+    suite = random_runs(tmp_path, 1)
+    for passes, starts in ((0, False), (3, True)):
+        hunt = _pointing_history(suite, passes)
+        proc = isolate(suite, "bisect", VICTIM, "--json", "--jobs", "1", "--no-fork-server")
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
+        auto = hunt.path / "repeat-auto.json"
+        assert auto.exists() is starts, (passes, proc.stderr)
+        if starts:  # although runs had reproduced the failure, which only a flaky cause allows
+            assert "runs reproduced the failure: from run" in json.loads(auto.read_text())["why"]
+        assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
