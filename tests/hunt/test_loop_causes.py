@@ -235,3 +235,60 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     alone = CHECK_QUIET if seen != f"{single} runs passed" else CHECK_RUNS
     check = json.loads((hunt / "repeat-check.json").read_text())
     assert f"alone: 0/{alone} on the first" in check["summary"], check
+
+
+SLOW_SETUP = '''
+
+def _slow_down(cases):  # each test of this module takes 0.05 s more (no class left in the module's names)
+    import time
+
+    for case in cases:
+        def slow(self, set_up=case.setUp):
+            time.sleep(0.05)
+            set_up(self)
+        case.setUp = slow
+
+
+_slow_down([c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, unittest.TestCase)])
+'''
+
+
+def test_on_four_workers_a_long_rest_is_checked_in_parts_that_hold_every_two_of_its_tests(tmp_path: Path) -> None:
+    """The flaky polluters' suite, its tests before the victim slowed down (0.05 s each, 2 s a pass
+    over the rest, against a victim of milliseconds): on 4 workers the stop check in executions
+    runs the rest as 3 lists of 2/3 of it, every two of its tests together in one of them, side by
+    side, each with every execution the whole rest would have needed; and the hunt names both
+    causes, as on 1 or 2 workers."""
+    suite = copy_suite("flaky_polluters", tmp_path)
+    for name in ("test_canary", "test_headers", "test_routing", "test_telemetry"):
+        module = suite / "gateway" / "tests" / "http" / f"{name}.py"
+        module.write_text(module.read_text() + SLOW_SETUP)
+    record_failure(suite, FLAKY_VICTIM)
+    for _ in range(3):  # the check counts runs, not executions, when the causes' runs do not look like
+        # independent executions (about 1 hunt in 20): then the hunt runs again
+        proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600", "--jobs", "4")
+        assert proc.returncode == 0, proc.stderr
+        verdict = json.loads(proc.stdout)
+        causes = check_shape(verdict)
+        assert sorted(cause["name"] for cause in causes) == FLAKY_POLLUTERS, causes
+        stop = re.search(r"no further cause: (\d+) executions of the victim after every two of the (\d+) other"
+                         r" predecessors together \(3 lists of parts of them, \d+ runs\)", verdict["stop"])
+        if stop or "executions of the victim after" in verdict["stop"]:
+            break
+        assert isolate(suite, "extract", "--test", FLAKY_VICTIM, "--force").returncode == 0
+    assert stop, verdict["stop"]
+    hunt = next((suite / ".isolate").glob("*/"))
+    h = Hunt(hunt, json.loads((hunt / "hunt.json").read_text()))
+    steps, rest = read_steps(h), set(evidence(h).problem.predecessors) - set(FLAKY_POLLUTERS)
+    assert len(rest) == int(stop[2])
+    parts = [e for e in read_journal(h)[0] if len(e.executions or "") > AUTO_K and set(steps[e.step][:-1]) < rest]
+    lists = {e.step: set(steps[e.step][:-1]) for e in parts}
+    assert len(lists) == 3 and all(len(s) < len(rest) for s in lists.values())
+    assert set().union(*lists.values()) == rest
+    assert all(any({a, b} <= s for s in lists.values()) for a in rest for b in rest)
+    # each list, with the runs of the whole rest (K-fold ones, before), had every execution the promise counts
+    journal = read_journal(h)[0]
+    whole = sum(len(e.executions or "") for e in journal if set(steps[e.step][:-1]) == rest)
+    assert min(sum(len(e.executions or "") for e in parts if e.step == step) for step in lists) + whole \
+        == int(stop[1]) > whole
+    assert not any("r" in (e.executions or "") for e in parts)
