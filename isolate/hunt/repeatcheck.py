@@ -46,7 +46,8 @@ from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, 
                                  read_steps, repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, SINGLE, add_nothing, ahead,
-                                    ahead_next, alike, automatic, check_next, choose, first_alone, flaky, rejects, stance)
+                                    ahead_next, alike, automatic, check_next, choose, first_alone, rejects, stance,
+                                    stored_flaky)
 
 
 class RepeatsOff(Exception):
@@ -119,10 +120,10 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
 
 
 def _flaky(ev: Evidence) -> bool:
-    """isolate.search.repeats.flaky over every run the hunt reads, its stored runs included: a
-    stored run that passed with a test before the victim says that test is no deterministic cause
-    as a new run would (assuming, as everywhere, that the stored runs ran today's code)."""
-    return flaky((o.included, o.failed) for o in ev.observations)
+    """isolate.search.repeats.flaky over the runs the hunt reads, its stored runs included once
+    one of its own runs passed (isolate.search.repeats.stored_flaky)."""
+    return stored_flaky([(o.included, o.failed) for o in ev.observations if o.stored],
+                        [(o.included, o.failed) for o in ev.own])
 
 
 def left_out(ev: Evidence, strategy: str) -> int:

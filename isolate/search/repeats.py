@@ -241,6 +241,15 @@ def flaky(runs: Iterable[tuple[AbstractSet[T], bool]]) -> bool:
     return False
 
 
+def stored_flaky(stored: Sequence[tuple[AbstractSet[T], bool]], own: Sequence[tuple[AbstractSet[T], bool]]) -> bool:
+    """`flaky` over the hunt's own runs and, once one of them passed, its stored runs too: a
+    stored run that passed with a test before the victim says that test is no deterministic
+    cause as a new run would (the stored runs ran today's code, as everywhere). While every new
+    run failed, a stored pass may be a state-setter's (a brittle victim fails alone and passes
+    after the test that sets what it needs: isolate.search.strategies.setters), no flakiness."""
+    return flaky(list(own) + (list(stored) if any(not failed for _, failed in own) else []))
+
+
 def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int | None, *,
               left_out: bool = True) -> bool:
     """Whether repeats start by themselves now, in a hunt without --repeat-victim: `runs` single

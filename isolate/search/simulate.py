@@ -397,7 +397,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     they are no runs. The single runs
     made before repeats started by themselves stay evidence the same way."""
     from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, SINGLE, add_nothing, ahead_next, automatic,
-                                        check_next, choose, flaky, stance)
+                                        check_next, choose, stance, stored_flaky)
     from isolate.search.repeats import ahead as runs_ahead
 
     problem, truth = suite.problem, suite.truth
@@ -485,7 +485,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         step = decide(seen, obs, replace(settings, executions=used, max_runs=room, run_seconds=limit,
                                          hedge=AUTO_K if auto or asked > 1 else 1), batch=batch)
         if auto and not started and not off and isinstance(step, Query):
-            shown = flaky([(o.included, o.failed) for o in stored] + [(inc, "r" in e[:1]) for inc, e in runs])
+            shown = stored_flaky([(o.included, o.failed) for o in stored], [(inc, "r" in e[:1]) for inc, e in runs])
             first = (len(runs), sum("r" in e[:1] for _, e in runs), shown, 0, None if most is None else most - len(runs))
             if ahead:
                 state = ahead_next(*first, runs, executing)

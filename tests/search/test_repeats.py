@@ -10,7 +10,7 @@ import pytest
 from isolate.search.repeats import (AHEAD_JOBS, ALIKE_RUNS, ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_K, AUTO_LATEST, AUTO_ROOM,
                                     CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, SINGLE, ahead, ahead_next,
                                     add_nothing, alike, automatic, check_next, choose, flaky, later_e, later_p, per_execution,
-                                    stance, together)
+                                    stance, stored_flaky, together)
 
 
 def test_runs_whose_executions_agree_say_nothing() -> None:
@@ -153,6 +153,19 @@ def test_a_list_that_passes_while_holding_a_failing_one_shows_a_flaky_cause() ->
     alone = frozenset[int]()
     assert not flaky([(alone, True), (ab, True)]) and flaky([(alone, True), (c, False)])
     assert flaky([(a, True), (ab, False)]) and not flaky([(a, True), (c, False)])
+
+
+def test_stored_passes_count_as_flakiness_once_a_new_run_passed() -> None:
+    """A stored run that passed with test 1 before the victim shows test 1 no deterministic cause,
+    as a new pass would; while every new run failed (a brittle victim, whose stored pass is its
+    state-setter's), the hunt's own runs decide alone."""
+    a, ab, c = frozenset({1}), frozenset({1, 2}), frozenset({3})
+    stored = [(ab, False)]
+    assert not flaky([(a, True), (c, False)])
+    assert stored_flaky(stored, [(a, True), (c, False)])
+    assert not stored_flaky(stored, [(a, True), (ab, True)])  # no new pass: the stored one may be a setter's
+    assert not stored_flaky([(c, False)], [(a, True), (c, False)])  # a stored pass without test 1 says nothing of it
+    assert stored_flaky([], [(ab, True), (ab, False)]) and not stored_flaky([], [])
 
 
 def test_executions_that_fail_together_stop_repeats() -> None:
