@@ -16,16 +16,6 @@ single, the check's runs still execute the victim `Settings.hedge` times (`hedgi
 execution that reproduces the failure is chased (`chase`): the victim alone as many times, then
 the rest until a run fails, and the next round looks for that cause.
 
-On three workers or more, one run of the whole rest is what the check in executions cannot
-shorten (its executions are shared over the workers, its pass over the rest is not). Where that
-pass costs more than the executions, the rest runs instead as a pair cover (`pair_cover`): cut
-into P consecutive parts, the parts joined two by two, C(P, 2) lists of 2/P of the rest at once,
-each with every execution the whole rest would have needed. Every test and every two tests of
-the rest run together in one of them, so the promise (a further cause, one test or a pair, as
-strong as stated) is the same; `covered` reads it as the least executions any two tests had
-together. One or two workers, and a rest quick beside the victim's executions, keep the whole
-rest (`_cover_choice` weighs both by the wave's wall time).
-
 Everything here is pure: the observations in, a query or the end of the hunt (`End`) out.
 """
 
@@ -58,7 +48,6 @@ REACH = 0.2  # with K-fold runs, the stop check rules out causes this many times
 # cheap (no_cause_left_by_execution, reaches)...
 REACH_MOST = 0.1  # ...and always causes failing one execution in ten (x --further)
 SHARPEN_MAX = 256  # at most this many more runs of a cause alone to shorten the stop check
-COVER_MOST = 64  # the most lists a pair cover of the rest may have (one run each at least: a batch's runs)
 STORED_WHY = "as the stored runs suggest"  # why the per-run check rules out `cap` (no_failure_left)
 
 
@@ -342,11 +331,11 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
     in the target confidence."""
     n = len(problem.predecessors)
     k = settings.executions
-    rest = check_runs_of(problem, obs)
+    rest = rest_runs(problem, obs)
     rates = settings.rates
     every = tuple(range(n))
     each = problem.victim_duration  # one execution (a run's other K - 1 are in the start-up, as measured)
-    seen, ran = sum(o.reproductions for o in rest), covered(problem, rest)
+    seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     if seen:  # (in the runs of more than K executions: one of K that reproduced failed, and ends the check)
         return chase(problem, obs, settings, batch, budget)
     reach = reaches(found, settings.further)
@@ -366,31 +355,18 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
         if cap < 1.0:
             misses.append((1.0 - _cap_floor(cap, settings)) ** ran)
         conf = 1.0 - max(misses)
-        ran_in = counted(sum(o.count for o in rest), "run")
-        parted = len({o.included for o in rest if len(o.included) != n})
-        after = (f"the {n} other predecessors ({ran_in})" if not parted else
-                 f"every two of the {n} other predecessors together ({counted(parted, 'list')} of parts of them,"
-                 f" {ran_in})")
-        return End("stop", (f"no further cause: {ran} executions of the victim after {after} all passed, so {what}"
-                             f" would have shown (confidence {conf:.3f})"), conf)
+        runs = sum(o.count for o in rest)
+        return End("stop", (f"no further cause: {ran} executions of the victim after the {n} other predecessors"
+                             f" ({counted(runs, 'run')}) all passed, so {what} would have shown (confidence {conf:.3f})"),
+                    conf)
     left = need - ran
-    # W runs at once, none longer than settings.run_seconds (the hunt's timeout, halved), at least
-    # K more executions than a K-fold run: the whole rest, each run a share of the executions, or
-    # on many workers, when the rest is long beside them, a pair cover of it (`_cover_choice`)
+    # W runs at once, each a share of the executions, none longer than settings.run_seconds (the
+    # hunt's timeout, halved), at least K more executions than a K-fold run
     room = left if settings.run_seconds is None or each <= 0 else \
         int((settings.run_seconds - run_cost(problem, every)) / each)
     most = k + max(k, room)
-    parts, runs, per = _cover_choice(problem, left, k, batch, most)
-    if parts > 1:
-        lists = pair_cover(n, parts)
-        runs = fit_runs(runs * len(lists), max(run_cost(problem, c) for c in lists) + (per - k) * each, budget)
-        if runs >= len(lists):
-            runs //= len(lists)
-            return Query(lists[0], runs, (f"without the causes found: do the other {n} predecessors still make it"
-                                          f" fail? in {len(lists)} lists of {2}/{parts} of them, every two together"
-                                          f" in one, {per} executions of the victim after each, to rule out {what}"),
-                         until_failure=False, executions=per, alongside=tuple((c, runs) for c in lists[1:]))
-        parts, runs, per = _cover_choice(problem, left, k, 1, most)
+    runs = max(min(batch, math.ceil(left / k)), math.ceil(left / most))
+    per = max(k, math.ceil(left / runs))
     runs = fit_runs(runs, run_cost(problem, every) + (per - k) * each, budget)
     if runs < 1:
         return End("budget", f"more may remain: the budget ran out after {ran} executions of the victim after the"
@@ -411,7 +387,7 @@ def chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batc
     the target confidence."""
     n = len(problem.predecessors)
     k = settings.executions
-    rest = check_runs_of(problem, obs)
+    rest = rest_runs(problem, obs)
     every = tuple(range(n))
     seen, ran = sum(o.reproductions for o in rest), sum(o.executions for o in rest)
     wide = sum(o.executions for o in rest if o.executions > k * o.count)
@@ -420,7 +396,7 @@ def chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batc
         return Query((), 1, (f"without the causes found: {seen} of {ran} executions of the victim after the"
                              f" other {n} predecessors reproduced the failure; the victim alone {wide} times, to"
                              " tell a further cause from its own rate"), until_failure=False, executions=wide)
-    runs = sum(o.count for o in rest if o.executions <= k * o.count and len(o.included) == n)  # K-fold runs since
+    runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
     most = _chase_runs(seen, wide, k, settings.confidence)
     more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
     first = "first execution" if k == 1 else f"first {k} executions"
@@ -474,7 +450,7 @@ def executions_pay(problem: Problem, obs: Sequence[Observation], settings: Setti
     ruling them out per execution takes hundreds; the per-run check then is the cheaper."""
     n, k = len(problem.predecessors), settings.executions
     rest = rest_runs(problem, obs)
-    if any(o.executions > k * o.count for o in check_runs_of(problem, obs)):
+    if any(o.executions > k * o.count for o in rest):
         return True
     # (weighed at about the same promise: the per-run check's runs rule out `floor` too, what the
     # check in executions always rules out; a per-run check promising far less won where it should not)
@@ -578,74 +554,6 @@ def rest_runs(problem: Problem, obs: Sequence[Observation]) -> list[Observation]
     """The new runs (no stored ones) of the whole rest: every predecessor of the round's problem."""
     full = frozenset(range(len(problem.predecessors)))
     return [o for o in obs if o.included == full and not o.stored]
-
-
-def check_runs_of(problem: Problem, obs: Sequence[Observation]) -> list[Observation]:
-    """The new runs of the stop check in executions: the whole rest's (`rest_runs`), and those of
-    a pair cover of it (`pair_cover`)."""
-    n = len(problem.predecessors)
-    covers = _cover_lists(n)
-    return [o for o in obs if not o.stored and (len(o.included) == n or o.included in covers)]
-
-
-@lru_cache(maxsize=64)
-def _cover_lists(n: int) -> frozenset[frozenset[int]]:
-    """Every list of every pair cover of a rest of n tests that a batch of at most COVER_MOST runs holds."""
-    out: set[frozenset[int]] = set()
-    parts = 3
-    while parts * (parts - 1) // 2 <= COVER_MOST and 2 * parts <= n:
-        out.update(frozenset(c) for c in pair_cover(n, parts))
-        parts += 1
-    return frozenset(out)
-
-
-def pair_cover(n: int, parts: int) -> list[tuple[int, ...]]:
-    """The rest's `parts` consecutive parts (in the recorded order), joined two by two: each list
-    holds every two of the rest's tests that two of its parts do, so every test and every pair of
-    tests runs together in one of them at least; each is 2/`parts` of the rest."""
-    size = math.ceil(n / parts)
-    cuts = [tuple(range(i, min(n, i + size))) for i in range(0, n, size)]
-    return [cuts[i] + cuts[j] for i in range(len(cuts)) for j in range(i + 1, len(cuts))]
-
-
-def covered(problem: Problem, runs: Sequence[Observation]) -> int:
-    """Executions of the victim after every two tests of the rest together, at the least (`runs`:
-    the check's, `check_runs_of`): a further cause, one test or a pair, would have had as many."""
-    n = len(problem.predecessors)
-    whole = sum(o.executions for o in runs if len(o.included) == n)
-    part = [o for o in runs if len(o.included) != n]
-    if not part:
-        return whole
-    groups: dict[frozenset[int], int] = {}  # which check runs hold a test -> how many tests they are
-    for t in range(n):
-        key = frozenset(i for i, o in enumerate(part) if t in o.included)
-        groups[key] = groups.get(key, 0) + 1
-    keys = list(groups)
-    least = min(sum(part[i].executions for i in a & b) for x, a in enumerate(keys) for b in keys[x:]
-                if a is not b or groups[a] > 1 or n == 1)
-    return whole + least
-
-
-def _cover_choice(problem: Problem, left: int, k: int, batch: int, most: int) -> tuple[int, int, int]:
-    """(parts, runs of each list, executions a run) of the wave that rules out `left` more
-    executions soonest: the whole rest (parts 1) in up to `batch` runs sharing the executions, or
-    a pair cover of 2/parts of the rest, each list in batch // C(parts, 2) runs with all of them."""
-    n = len(problem.predecessors)
-    each = problem.victim_duration
-    runs = max(min(batch, math.ceil(left / k)), math.ceil(left / most))
-    per = max(k, math.ceil(left / runs))
-    best = (run_cost(problem, tuple(range(n))) + (per - k) * each, 1, runs, per)
-    parts = 3
-    while parts * (parts - 1) // 2 <= min(batch, COVER_MOST) and 2 * parts <= n:
-        lists = pair_cover(n, parts)
-        copies = batch // len(lists)
-        per_list = max(k + 1, math.ceil(left / copies))
-        if per_list <= most:
-            wall = max(run_cost(problem, c) for c in lists) + (per_list - k) * each
-            if wall < best[0]:
-                best = (wall, parts, copies, per_list)
-        parts += 1
-    return best[1], best[2], best[3]
 
 
 def k_fold_rate(rate: float, k: int) -> float:

@@ -16,8 +16,8 @@ import isolate.search.simulate as simulate
 from isolate.search.repeats import AUTO_K
 from isolate.search.simulate import (Cause, Suite, Truth, hunt, make_problem, repeat_trial, scenario, simulate_query,
                                      trial)
-from isolate.search.stop import (REACH, REACH_MOST, Executions, Found, _chase_runs, always, check_runs, check_runs_of,
-                                 covered, executions_pay, hedging, missed, pair_cover, reaches, run_floor)
+from isolate.search.stop import (REACH, REACH_MOST, Executions, Found, _chase_runs, always, check_runs, executions_pay,
+                                 hedging, missed, reaches, run_floor)
 from isolate.search.strategies.causes import _shown_alone
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
@@ -485,68 +485,6 @@ def test_the_stop_check_runs_the_victim_many_times_after_the_rest_once_a_cause_s
     assert verdict3.kind == "polluter" and asked3[0].runs > 1
     assert rest_run + (asked3[0].executions - 10) * 0.02 <= 3.2 < rest_run + (check.executions - 10) * 0.02
     assert asked3[0].runs * asked3[0].executions >= check.executions
-
-
-def _check_queries(batch: int, victim: float, rest: Callable[[frozenset[int], int], int] = lambda s, e: 0
-                   ) -> tuple[Verdict, list[Query]]:
-    """As _hunt_until_stop, every query of the stop check (its reason says so) recorded, and the
-    rest's lists reproducing in `rest(list, executions)` executions."""
-    pb = make_problem(12, tuple(0.1 + 0.01 * i for i in range(12)), victim, 1.0)
-    hist = [_k_fold((), 0)] * 4 + [_k_fold(range(12), 5), _k_fold({0, 1, 2}, 0), _k_fold({0, 1, 2, 3}, 4)]
-    hist += [_k_fold({3}, r) for r in [5, 5, 4, 6]]
-    asked = []
-    for _ in range(40):
-        step = decide(pb, hist, Settings(executions=10), batch=batch)
-        if isinstance(step, Verdict):
-            return step, asked
-        if step.reason.startswith("without the causes found"):
-            asked.append(step)
-        for included, runs in step.lists():
-            every = max(10, step.executions)
-            got = 5 if 3 in included else rest(frozenset(included), every) if included else 0
-            hist += [_k_fold(included, got, 10, every)] * runs
-    raise AssertionError("no verdict")
-
-
-def test_on_many_workers_a_long_rest_is_checked_in_lists_that_hold_every_two_of_its_tests() -> None:
-    """One run of the whole rest is the one part of the check that W workers cannot shorten. Where
-    its tests take long beside the victim's executions, the check on 4 workers runs the rest in
-    three parts joined two by two (pair_cover): each list 2/3 of it, every test and every two of
-    them together in one list, each list with as many executions after it as the whole rest needed.
-    The promise is the same; on 2 workers (one list only) and where executions cost most, the whole
-    rest runs as before."""
-    rest = tuple(i for i in range(12) if i != 3)
-    one, [whole] = _check_queries(1, 0.001)
-    verdict, [check] = _check_queries(4, 0.001)
-    lists = [tuple(rest[i] for i in c) for c in pair_cover(11, 3)]
-    assert [s for s, _ in check.lists()] == lists and all(r == 1 for _, r in check.lists())
-    assert all(len(c) in (7, 8) for c in lists)
-    assert all(any({a, b} <= set(c) for c in lists) for a in rest for b in rest)
-    assert check.executions == whole.executions and not check.until_failure
-    assert verdict.culprits == one.culprits == (3,)
-    assert verdict.stop.startswith(f"no further cause: {whole.executions} executions of the victim after every two"
-                                   " of the 11 other predecessors together"), verdict.stop
-    # 2 workers: the whole rest, its executions shared (as before); a slow victim: the same
-    _, [two] = _check_queries(2, 0.001)
-    assert two.included == rest and two.runs == 2 and not two.alongside
-    _, slow = _check_queries(4, 0.05)
-    assert slow[0].included == rest and not slow[0].alongside
-    # a later execution after one of the lists reproduced: chased as after the whole rest
-    _, chased = _check_queries(4, 0.001, lambda s, e: 1 if e > 10 and s == frozenset(lists[0]) else 0)
-    assert chased[0].alongside and chased[1].included == () and "alone" in chased[1].reason
-
-
-def test_the_pair_cover_reads_the_executions_every_two_tests_had_together() -> None:
-    """covered(): the least executions any test or pair of the rest had in the check's runs, the
-    whole rest's adding to every one."""
-    pb = make_problem(9, (0.1,) * 9, 0.01, 1.0)
-    lists = pair_cover(9, 3)
-    assert lists == [(0, 1, 2, 3, 4, 5), (0, 1, 2, 6, 7, 8), (3, 4, 5, 6, 7, 8)]
-    runs = [_k_fold(c, 0, 10, e) for c, e in zip(lists, (40, 50, 60))]
-    assert covered(pb, runs) == 40 and covered(pb, runs[1:]) == 0  # (0, 3) is in the first list only
-    assert covered(pb, runs + [_k_fold(range(9), 0, 10, 30)]) == 70
-    assert covered(pb, [_k_fold(range(9), 0, 10, 30)]) == 30
-    assert [o.included for o in check_runs_of(pb, runs + [_k_fold({0, 1}, 0, 10, 40)])] == [frozenset(c) for c in lists]
 
 
 def test_a_reproduction_in_a_later_execution_after_the_rest_means_a_further_cause() -> None:
