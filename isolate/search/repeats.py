@@ -55,8 +55,8 @@ executions turn a cause of rate p into one of rate 1 - (1 - p)^K per run), once 
 AUTO_AFTER or more runs either all passed, or no deterministic cause (a test, or a pair that
 must both run) explains them: some list that reproduced the failure holds no test that never
 passed and no two tests that never passed together (`flaky`: a deterministic cause makes every
-list holding it fail, and repeats would only cost it the check; the stored runs are read there
-too, whose passes say as much as the hunt's own). They start with AUTO_K executions per run and
+list holding it fail, and repeats would only cost it the check; once one of the hunt's own runs
+passed, the stored runs are read there too, `stored_flaky`). They start with AUTO_K executions per run and
 the same check. The single runs made before are left out of the evidence while K > 1, and count
 again if the check turns repeats off; so repeats do not start once more than AUTO_LATEST runs
 would be left out, nor when --max-runs leaves less than AUTO_ROOM runs (the check's CHECK_RUNS

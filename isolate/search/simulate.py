@@ -393,9 +393,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     `stored` runs (stored_runs, single executions) are evidence from the start and stay evidence
     beside the K-fold runs, as the several-causes search keeps them (isolate.hunt.evidence: its
     chain's prior); they never keep repeats from starting, their passes count where `flaky` asks
-    whether a deterministic cause explains the runs (as isolate.hunt.repeatcheck reads them), and
-    they are no runs. The single runs
-    made before repeats started by themselves stay evidence the same way."""
+    whether a deterministic cause explains the runs once a new run passed (`stored_flaky`, as
+    isolate.hunt.repeatcheck reads them), and they are no runs. The single runs made before
+    repeats started by themselves stay evidence the same way."""
     from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, SINGLE, add_nothing, ahead_next, automatic,
                                         check_next, choose, stance, stored_flaky)
     from isolate.search.repeats import ahead as runs_ahead
