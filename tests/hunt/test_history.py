@@ -4,6 +4,7 @@ in some runs and not in others), and the hunt's history file read back as observ
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import assert_user_error, copy_suite, isolate, stestr_run
@@ -97,24 +98,31 @@ def test_bad_history_options_are_refused_before_anything_is_stored(tmp_path: Pat
     assert (suite / ".isolate" / hunt_name(VICTIM) / "hunt.json").read_bytes() == settings
 
 
+def _write_history(suite: Path, passing: Callable[[list[str]], list[list[str]]]) -> Hunt:
+    """The extracted hunt of `suite`, with a history file of three stored runs that failed the
+    victim with the polluter and another test before it, and one that passed after each list of
+    predecessors `passing` makes of the order's other tests (the polluter left out)."""
+    from isolate.running.signature import signature_from_traceback
+
+    path = suite / ".isolate" / hunt_name(VICTIM)
+    order = [t for t in (path / "order.txt").read_text().split() if t != VICTIM]
+    assert POLLUTER in order
+    others = [t for t in order if t != POLLUTER]
+    signature = signature_from_traceback((path / "failure.txt").read_text())
+    rows = [{"source": f"run {90 + i}", "status": "fail", "signature": signature,
+             "predecessors": [others[i], POLLUTER]} for i in range(3)]
+    rows += [{"source": f"run {95 + i}", "status": "success", "signature": None, "predecessors": before}
+             for i, before in enumerate(passing(others))]
+    (path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return Hunt(path, json.loads((path / "hunt.json").read_text()))
+
+
 def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) -> None:
     """History read from disk is marked as stored, becomes the chain's prior, and the hunt asks
     about the test it points at first (the log says so: the stored runs saw it fail them 3/3, so
     the first wave is that test alone before the victim), then names it by new runs."""
     suite = random_runs(tmp_path, 1)
-    path = suite / ".isolate" / hunt_name(VICTIM)
-    hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
-    order = [t for t in (path / "order.txt").read_text().split() if t != VICTIM]
-    assert POLLUTER in order
-    others = [t for t in order if t != POLLUTER]
-    from isolate.running.signature import signature_from_traceback
-
-    signature = signature_from_traceback((path / "failure.txt").read_text())
-    rows = [{"source": f"run {90 + i}", "status": "fail", "signature": signature,
-             "predecessors": [others[i], POLLUTER]} for i in range(3)]
-    rows += [{"source": f"run {95 + i}", "status": "success", "signature": None,
-              "predecessors": others[i:i + 3]} for i in range(6)]
-    (path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    hunt = _write_history(suite, lambda others: [others[i:i + 3] for i in range(6)])
     ev = evidence(hunt)
     assert ev.history == (9, 3) and all(o.stored for o in ev.observations)
     pri = prior(cost_chain(ev.problem), None, 0.4, ev.observations, Settings())
@@ -138,32 +146,16 @@ def test_stored_runs_do_not_use_up_max_runs(tmp_path: Path) -> None:
     assert verdict["runs"] == len(journal) == 2, (verdict, proc.stderr)
 
 
-def _pointing_history(suite: Path, passes_with_polluter: int) -> Hunt:
-    """A history file in which three stored runs with the polluter before the victim failed it,
-    and `passes_with_polluter` more with it passed (a flaky cause, as far as they tell)."""
-    from isolate.running.signature import signature_from_traceback
-
-    path = suite / ".isolate" / hunt_name(VICTIM)
-    order = [t for t in (path / "order.txt").read_text().split() if t != VICTIM]
-    others = [t for t in order if t != POLLUTER]
-    signature = signature_from_traceback((path / "failure.txt").read_text())
-    rows = [{"source": f"run {90 + i}", "status": "fail", "signature": signature,
-             "predecessors": [others[i], POLLUTER]} for i in range(3)]
-    rows += [{"source": f"run {95 + i}", "status": "success", "signature": None,
-              "predecessors": [others[i + 3], POLLUTER]} for i in range(passes_with_polluter)]
-    (path / HISTORY).write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return Hunt(path, json.loads((path / "hunt.json").read_text()))
-
-
 def test_stored_passes_with_a_test_make_its_failures_flaky_and_start_repeats(tmp_path: Path) -> None:
     """Repeats start by themselves once no deterministic cause explains the runs; a stored run
-    that passed with the polluter before the victim says so as a new one would. Here the new runs
-    all fail with it (the sample's polluter is deterministic): with stored passes beside the
-    stored failures repeats start after the hunt's first runs, without them they never do. Both
-    hunts name the polluter."""
+    that passed with the polluter before the victim says so as a new one would, once a new run
+    passed. Here every new run that holds the polluter fails (the sample's polluter is
+    deterministic) and the victim alone passes: with stored passes beside the stored failures
+    repeats start after the hunt's first runs, without them they never do. Both hunts name the
+    polluter."""
     suite = random_runs(tmp_path, 1)
     for passes, starts in ((0, False), (3, True)):
-        hunt = _pointing_history(suite, passes)
+        hunt = _write_history(suite, lambda others: [[others[i + 3], POLLUTER] for i in range(passes)])
         proc = isolate(suite, "bisect", VICTIM, "--json", "--jobs", "1", "--no-fork-server")
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
