@@ -47,7 +47,7 @@ from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, 
 from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, SINGLE, add_nothing, ahead,
                                     ahead_next, alike, automatic, check_next, choose, first_alone, rejects, stance,
-                                    stored_flaky)
+                                    split, stored_flaky)
 
 
 class RepeatsOff(Exception):
@@ -103,6 +103,8 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
             return False  # the runs counted by their first execution, as before
         if state == HOLD:
             return False
+        if reproduced and not _flaky(ev) and split(every, int(auto["repeat"])):  # what started it
+            seen += ", and a run's executions both reproduced it and passed (a flaky cause)"
         checked = f"{auto['why']}; {seen}: the check runs from run {ev.entries + 1}"
         _write_auto({**auto, "checking": True, "why": checked}, hunt)
         display.info(f"repeats: {seen}: checking whether the runs' {auto['repeat']} executions are evidence")

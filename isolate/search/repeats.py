@@ -68,7 +68,9 @@ counts the stored runs repeats would leave out).
 With AHEAD_JOBS or more runs at once (`ahead`), nothing is left out: from the hunt's first run
 every run executes the victim AUTO_K times, and counts by its first execution until `automatic`
 (on first executions, and however late: AUTO_LATEST bounds runs left out) starts the check; each
-run then already holds its K executions. On W
+run then already holds its K executions. A run whose executions disagree (some reproduced the
+failure, some passed: `split`) shows a flaky cause (or a victim that pollutes itself, which is what
+the check is for) as no deterministic one could, so it counts as `flaky` there. On W
 workers the runs before repeats start are a whole wave, often of the whole list, and leaving them
 out cost more than the extra executions (docs/search.md, "Under the default"). Before the check,
 runs whose executions fail together stop the extra executions (`alike`, `together`): a deterministic
@@ -270,8 +272,8 @@ def ahead(jobs: int, history: int, room: int | None) -> bool:
 def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None,
                listed: Sequence[tuple[AbstractSet[T], str]], k: int) -> str:
     """While the executions run ahead (`ahead`), before the check: ON to start the check now
-    (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`; no run
-    is left out, so however late), OFF to stop the extra executions (the runs' executions fail
+    (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`, or a run
+    of `listed` whose executions disagree, `split`; no run is left out, so however late), OFF to stop the extra executions (the runs' executions fail
     together, `listed` as `alike` reads them; or repeats can no longer start), SINGLE to stop them while repeats
     may still start as on one worker (the runs' executions fail together where a test that never
     passed explains it: a deterministic cause, whose runs would pay them for nothing), HOLD to go on
@@ -280,11 +282,18 @@ def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int 
         return OFF
     if together(listed, k):
         return SINGLE
-    if automatic(runs, reproduced, flaky, history, room, left_out=False):
+    if automatic(runs, reproduced, flaky or split(listed, k), history, room, left_out=False):
         return ON
     if history >= HISTORY_MOST or (room is not None and room < AUTO_ROOM):
         return OFF
     return HOLD
+
+
+def split(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:
+    """Whether a K-fold run among `runs` (as `alike` reads them) reproduced the failure on some of
+    its first `used` executions and passed others: a deterministic cause fails every execution, so
+    the cause is flaky, or the victim pollutes itself (which the check tests)."""
+    return any(len(e) > 1 and "r" in e[:used] and "p" in e[:used] for _, e in runs)
 
 
 def together(runs: Sequence[tuple[AbstractSet[T], str]], used: int) -> bool:

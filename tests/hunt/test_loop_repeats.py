@@ -266,6 +266,27 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     assert_single_but_the_check(other, k_fold, DP_CULPRIT, DP_VICTIM)
 
 
+def test_ahead_a_run_whose_executions_disagree_starts_the_check_after_the_first_wave(tmp_path: Path) -> None:
+    """Two runs at a time, the victim failing 0.6 of its executions on its own: the first wave's
+    two runs each execute it K times, and a run whose executions both reproduced the failure and
+    passed shows a flaky cause whatever the first executions say, so the check starts with run 3.
+    (Read by first executions alone, without stored runs, the wave starts it only when both passed,
+    or the shorter list failed and the longer passed: 0.4 of such hunts. Both runs' executions all
+    alike: 4e-5.)"""
+    suite = record_failure(copy_suite("fails_alone", tmp_path), FA_VICTIM, SAMPLE_RACE_RATE="0.6")
+    proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
+                   "--no-history", SAMPLE_RACE_RATE="0.6")
+    assert proc.returncode in (3, 5), proc.stderr  # fails-alone, or undecided within 60 runs
+    auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
+    assert auto["ahead"] is True and auto["checking"] is True, auto
+    assert auto["why"].endswith("the check runs from run 3"), auto["why"]
+    first_wave = journal(suite)[:2]
+    assert all(len(e["executions"]) == AUTO_K for e in first_wave), first_wave
+    if all(e["executions"][0] == "r" for e in first_wave):
+        # no list passed on its first execution, so those alone would not have started it: the log says what did
+        assert "a run's executions both reproduced it and passed (a flaky cause)" in auto["why"], auto["why"]
+
+
 def test_a_hunt_resumed_while_its_executions_run_ahead_keeps_counting_by_the_first(tmp_path: Path) -> None:
     """What a resumed session reads from repeat-auto.json and repeat-check.json: while the runs
     execute ahead of the check they count by their first execution and the runner executes K;

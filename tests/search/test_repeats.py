@@ -231,14 +231,21 @@ def test_while_ahead_the_check_starts_by_the_first_executions_and_alike_runs_sto
     # runs of a test that passed once, or of the victim alone: drawn once a run, repeats are off
     assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, [(a, passed)] + [(a, "r" * k)] * ALIKE_RUNS, k) == OFF
     assert ahead_next(ALIKE_RUNS, ALIKE_RUNS, False, 0, None, [(frozenset[int](), "r" * k)] * ALIKE_RUNS, k) == OFF
-    # reproduced, no flaky pattern, but no run on every execution yet: wait, until repeats can no longer start
-    mixed = [(ab, "r" * (k - 1) + "p")]
-    assert ahead_next(5, 5, False, 0, None, mixed, k) == HOLD
-    assert ahead_next(5, 5, False, 0, AUTO_ROOM - 1, mixed, k) == OFF  # no room left for the check
+    # reproduced on every execution, no flaky pattern, but fewer than ALIKE_RUNS such runs yet:
+    # wait, until repeats can no longer start
+    so_far = [(ab, "r" * k)] * (ALIKE_RUNS - 1)
+    assert ahead_next(5, 5, False, 0, None, so_far, k) == HOLD
+    assert ahead_next(5, 5, False, 0, AUTO_ROOM - 1, so_far, k) == OFF  # no room left for the check
     # no run is left out when the check starts, so it may start after AUTO_LATEST runs, as
     # repeats started the earlier way may not
-    assert ahead_next(AUTO_LATEST + 1, 5, False, 0, None, mixed, k) == HOLD
-    assert ahead_next(AUTO_LATEST + 1, 5, True, 0, None, mixed, k) == ON
+    assert ahead_next(AUTO_LATEST + 1, 5, False, 0, None, so_far, k) == HOLD
+    assert ahead_next(AUTO_LATEST + 1, 5, True, 0, None, so_far, k) == ON
+    # a run whose executions disagree (it reproduced, then passed once) shows a flaky cause as no
+    # deterministic one could, whatever the first executions say: the check starts
+    disagree = so_far + [(ab, "r" * (k - 1) + "p")]
+    assert ahead_next(5, 5, False, 0, None, disagree, k) == ON
+    assert ahead_next(5, 5, False, 0, AUTO_ROOM - 1, disagree, k) == OFF  # still no room for the check
+    assert ahead_next(5, 5, False, 0, None, so_far + [(ab, "r" * (k - 1) + "f")], k) == HOLD  # failed otherwise: no pass
     assert not automatic(AUTO_LATEST + 1, 5, True, 0, None)
 
 
