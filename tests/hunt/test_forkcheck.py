@@ -132,8 +132,10 @@ def test_a_victim_that_depends_on_the_hash_seed_keeps_the_hunt_fresh(tmp_path: P
     suite = hash_suite(tmp_path)
     # The check comes after 4 fresh runs that are evidence; a hunt that decides within them never
     # checks. At 0.999 it needed 5 fresh runs here and once in CI decided within the 4 (a failure);
-    # at 0.99999 it needs 11, well out of reach of 4 runs.
-    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--confidence", "0.99999")
+    # at 0.99999 it needs 11, well out of reach of 4 runs. With repeats the first wave also runs the
+    # victim alone in its idle time (each run executing it 10 times), enough to decide within it:
+    # single runs here, the fork check is the question.
+    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--confidence", "0.99999", "--repeat-victim", "1")
     assert proc.returncode == 3, proc.stderr  # fails-alone, found in fresh processes
     verdict = json.loads(isolate(suite, "bisect", HASH_VICTIM, "--json").stdout)
     assert verdict["verdict"] == "fails-alone"
@@ -215,8 +217,10 @@ def test_a_failed_check_counts_against_max_runs(tmp_path: Path) -> None:
     # did), this hunt makes 4 fresh runs (its first wave two prefixes), FORK_RUNS check runs for each
     # of the 3 or 4 lists they ran (how many depends on their outcomes) and 7 more fresh runs after
     # the failed check (47 or 59 in all); 52 lets the check run (it waits for a budget that holds it)
-    # and caps the search
-    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--max-runs", "52", "--confidence", "0.99999")
+    # and caps the search. Single runs: with repeats the first wave also runs the victim alone in its
+    # idle time, and the hunt decides before the check.
+    proc = isolate(suite, "bisect", HASH_VICTIM, "--jobs", "2", "--max-runs", "52", "--confidence", "0.99999",
+                   "--repeat-victim", "1")
     assert proc.returncode in (3, 5), proc.stderr
     assert "mode: fresh (fork check failed:" in proc.stderr
     checked = re.search(r"running the hunt's first (\d+) lists", proc.stderr)

@@ -287,6 +287,54 @@ def test_ahead_a_run_whose_executions_disagree_starts_the_check_after_the_first_
         assert "a run's executions both reproduced it and passed (a flaky cause)" in auto["why"], auto["why"]
 
 
+SLOW_SETUP = """
+
+
+def _slow(self: unittest.TestCase) -> None:
+    time.sleep(0.3)
+
+
+def _slow_down() -> None:  # (no class left in a module global: the loader would run its tests twice)
+    for case in [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, unittest.TestCase)]:
+        case.setUp = _slow
+
+
+_slow_down()
+"""
+
+
+def test_ahead_the_first_wave_runs_the_victim_alone_in_its_idle_time(tmp_path: Path) -> None:
+    """Four runs at a time, the tests of one module made slow in this copy, so that the first
+    wave's prefixes differ in length: the victim alone runs beside them in the time the longest
+    takes, each run executing it AUTO_K times as the wave's runs do (the check of the repeated
+    executions counts such runs: isolate.search.strategies.causes._alone_beside)."""
+    suite = copy_suite("fails_alone", tmp_path)
+    slow = suite / "searchindex" / "tests" / "test_analysis.py"
+    slow.write_text("import time\n" + slow.read_text() + SLOW_SETUP)
+    for _ in range(20):  # a serial run: every test before the victim in one worker
+        stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0.5")
+        extracted = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
+        if extracted.returncode == 0 and "did not fail" not in extracted.stderr:
+            break
+    else:
+        raise AssertionError("the victim never failed in 20 serial runs")
+    # room for the check (executions run ahead only then), and a budget: the first waves are the question
+    proc = isolate(suite, "bisect", FA_VICTIM, "--jobs", "4", "--max-runs", str(AUTO_AFTER + AUTO_ROOM), "--time-budget",
+                   "15s", "--json", "--no-history", "--no-fork-server", SAMPLE_RACE_RATE="0.05")
+    assert proc.returncode in (0, 3, 4, 5), proc.stderr  # whatever the verdict
+    queries = [json.loads(line) for line in (hunt_dir(suite) / "queries.jsonl").read_text().splitlines()]
+    first = [q for q in queries if q["reason"] == queries[0]["reason"]]
+    assert "in the wave's idle time" in first[0]["reason"], first[0]["reason"]
+    times = int(first[0]["reason"].split("beside them, the victim alone ")[1].split(" time")[0])
+    steps = read_steps(Hunt(hunt_dir(suite), json.loads((hunt_dir(suite) / "hunt.json").read_text())))
+    alone = [q["step"] for q in first if list(steps[q["step"]]) == [FA_VICTIM]]
+    assert len(alone) == 1 and len(first) == 5, first  # four prefixes and the victim alone
+    wave = {q["step"] for q in first}
+    made = [e for e in journal(suite)[:4 + times] if e["step"] in wave]
+    assert sum(e["step"] == alone[0] for e in made) == times, made
+    assert all(len(e.get("executions") or "") == AUTO_K for e in made), [(e["step"], e.get("executions")) for e in made]
+
+
 def test_a_hunt_resumed_while_its_executions_run_ahead_keeps_counting_by_the_first(tmp_path: Path) -> None:
     """What a resumed session reads from repeat-auto.json and repeat-check.json: while the runs
     execute ahead of the check they count by their first execution and the runner executes K;

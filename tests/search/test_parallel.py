@@ -194,6 +194,36 @@ def test_the_first_wave_runs_prefixes_that_split_the_chain_instead_of_the_whole_
     assert isinstance(again, Query) and again.included == tuple(range(n)) and again.runs == 8
 
 
+def test_the_first_wave_runs_the_victim_alone_in_its_idle_time_when_runs_execute_it_again() -> None:
+    """With runs that execute the victim K times (executions ahead of the check: `hedge`), the
+    first wave's shorter prefixes leave workers idle until its longest ends; runs of the victim
+    alone fill that time, as many as end before it (up to CHECK_RUNS), for the check of the
+    repeated executions to count.  Single runs, one worker, or no idle time: no such runs."""
+    from isolate.search.batch import makespan
+    from isolate.search.repeats import AUTO_K, CHECK_RUNS
+    s = suite(200, 150)
+    pb = s.problem
+    plain = decide(pb, [], Settings(), batch=8)
+    ahead = decide(pb, [], Settings(hedge=AUTO_K), batch=8)
+    assert isinstance(plain, Query) and isinstance(ahead, Query)
+    assert all(inc for inc, _ in plain.lists())  # single runs: the prefixes only, as before
+    alone = [r for inc, r in ahead.lists() if not inc]
+    assert ahead.lists()[:-1] == plain.lists() and len(alone) == 1 and 1 <= alone[0] <= CHECK_RUNS
+    assert f"the victim alone {alone[0]} times, in the wave's idle time" in ahead.reason
+    extra = (AUTO_K - 1) * pb.victim_duration
+    costs = [run_cost(pb, inc) + extra for inc, _ in ahead.lists()]
+    runs = [r for _, r in ahead.lists()]
+    longest = makespan(costs[:-1], runs[:-1], 8)
+    assert makespan(costs, runs, 8) <= longest  # the wave ends no later for them...
+    if alone[0] < CHECK_RUNS:  # ...and one more would have made it longer
+        assert makespan(costs, runs[:-1] + [alone[0] + 1], 8) > longest
+    assert decide(pb, [], Settings(hedge=AUTO_K), batch=1).alongside == ()  # one worker: one prefix
+    # a victim so slow that one run of it alone outlasts the wave's idle time: none
+    slow = replace(pb, victim_duration=5.0)
+    wave = decide(slow, [], Settings(hedge=AUTO_K), batch=8)
+    assert isinstance(wave, Query) and all(inc for inc, _ in wave.lists())
+
+
 def test_a_batch_of_prefixes_is_never_shorter_than_the_list_one_worker_would_run() -> None:
     # A victim failing at its own 5% rate, with two failures that point late in the chain
     # (prefix counts of a hunt that once ran to its budget this way): one worker runs the 46

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from isolate.search import stored, threshold
-from isolate.search.batch import share
+from isolate.search.batch import makespan, share
 from isolate.search.model import (
     FoundCause,
     Observation,
@@ -49,6 +49,7 @@ from isolate.search.model import (
     without,
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
+from isolate.search.repeats import CHECK_RUNS
 from isolate.search.scopes import class_of, module_of
 from isolate.search.stop import (
     STORED_WHY,
@@ -235,7 +236,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
                            th.q[j] if j >= 0 else th.beyond_q) for j, w in th.ranked(3))
     if not later and t.total_fails and not any(th.fails):
         if not own.total_runs and pri.suspects and pri.rate >= STORED_WAVE:
-            wave = _stored_wave(problem, th, batch, budget)
+            wave = _stored_wave(problem, th, settings, batch, budget)
             if wave is not None:
                 return wave, leaders
         again = _reproduce_whole(problem, th, settings, batch, budget)
@@ -294,8 +295,8 @@ def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settin
     return Query(full, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
 
 
-def _stored_wave(problem: Problem, th: threshold.Threshold, batch: int, budget: tuple[float, float]
-                 ) -> Query | None:
+def _stored_wave(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
+                 budget: tuple[float, float]) -> Query | None:
     """The first wave of a hunt whose stored runs failed (in other orders) and single out a suspect
     that failed them often (STORED_WAVE): as `_open` does without stored runs, the prefixes that
     split the chain's suspicion, which here leads with the suspects, instead of the whole list.
@@ -311,7 +312,7 @@ def _stored_wave(problem: Problem, th: threshold.Threshold, batch: int, budget: 
             f"the first {shown} of {m} predecessors, the stored runs' suspects first, splitting the suspicion")
     reason = (f"{what}: does the failure reproduce in this order? (should {'it' if len(prefixes) == 1 else 'all'}"
               " pass, the full list runs next)")
-    query = _wave(prefixes, batch, reason)
+    query = _alone_beside(problem, _wave(prefixes, batch, reason), settings, batch)
     return query if fits(problem, query, budget) else None
 
 
@@ -351,8 +352,34 @@ def _open(problem: Problem, first: Query, settings: Settings, batch: int,
         reason = (f"{len(prefixes)} lists at once, the {shown} quickest of {m} predecessors, splitting the suspicion"
                   f" evenly: does the failure reproduce? (should all pass, the full list runs next; up to"
                   f" {longest:.1f} s per run)")
-    query = _wave(prefixes, batch, reason)
+    query = _alone_beside(problem, _wave(prefixes, batch, reason), settings, batch)
     return query if fits(problem, query, budget) else first
+
+
+def _alone_beside(problem: Problem, wave: Query, settings: Settings, batch: int) -> Query:
+    """A first wave on W workers (`_open`, `_stored_wave`) with the victim alone in its idle
+    time: as many runs of it as end before the wave's longest list does (the Runner's schedule,
+    `makespan`), up to CHECK_RUNS, when the runs execute the victim more than once (executions
+    ahead of the check, or --repeat-victim: `executions`, `hedge`).  Such runs are read K-fold
+    only after a check of runs of the victim alone (isolate.search.repeats.check_next), which
+    counts these: the check then needs no wave of its own, or a shorter one.  Each run is also
+    what any search asks of the victim alone: does it fail on its own?"""
+    k = max(settings.executions, settings.hedge)
+    if batch < 2 or k < 2:
+        return wave
+    extra = (k - settings.executions) * problem.victim_duration  # the judged executions are in the start-up
+    lists = wave.lists()
+    costs = [run_cost(problem, s) + extra for s, _ in lists]
+    runs = [r for _, r in lists]
+    base = makespan(costs, runs, batch)
+    alone = run_cost(problem, ()) + extra
+    r = 0
+    while r < CHECK_RUNS and makespan(costs + [alone], runs + [r + 1], batch) <= base:
+        r += 1
+    if r == 0:
+        return wave
+    return replace(wave, alongside=wave.alongside + (((), r),),
+                   reason=f"{wave.reason}; beside them, the victim alone {r} times, in the wave's idle time")
 
 
 def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
