@@ -273,8 +273,9 @@ def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int 
                listed: Sequence[tuple[AbstractSet[T], str]], k: int) -> str:
     """While the executions run ahead (`ahead`), before the check: ON to start the check now
     (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`, or a run
-    of `listed` whose executions disagree, `split`; no run is left out, so however late), OFF to stop the extra executions (the runs' executions fail
-    together, `listed` as `alike` reads them; or repeats can no longer start), SINGLE to stop them while repeats
+    of `listed` whose executions disagree, `split`; no run is left out, so however late), OFF to
+    stop the extra executions (the runs' executions fail together, `listed` as `alike` reads them;
+    or repeats can no longer start), SINGLE to stop them while repeats
     may still start as on one worker (the runs' executions fail together where a test that never
     passed explains it: a deterministic cause, whose runs would pay them for nothing), HOLD to go on
     as before."""
