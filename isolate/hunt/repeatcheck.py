@@ -86,8 +86,8 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
             return False
         k_fold_runs, alone = k_fold(hunt)
         every = listed(hunt)
-        state = ahead_next(runs, reproduced, _flaky(ev), left, room, every,
-                           int(auto["repeat"]))
+        flaky = _flaky(ev)
+        state = ahead_next(runs, reproduced, flaky, left, room, every, int(auto["repeat"]))
         if state == OFF:
             why = (_together(k_fold_runs) if alike(every, int(auto["repeat"]))
                    else f"{seen}, and repeats can no longer start")
@@ -103,7 +103,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
             return False  # the runs counted by their first execution, as before
         if state == HOLD:
             return False
-        if reproduced and not _flaky(ev) and split(every, int(auto["repeat"])):  # what started it
+        if reproduced and not flaky and split(every, int(auto["repeat"])):  # what started it
             seen += ", and a run's executions both reproduced it and passed (a flaky cause)"
         checked = f"{auto['why']}; {seen}: the check runs from run {ev.entries + 1}"
         _write_auto({**auto, "checking": True, "why": checked}, hunt)
