@@ -196,7 +196,7 @@ class Duration(click.ParamType):
 @click.option("--fork-server/--no-fork-server", default=None,
               help="Fork per repetition from one started Python (faster; children share the str hash seed), or"
                    " always start a fresh process. Default: fresh, then fork once a check on the hunt's own"
-                   " lists shows the same outcomes (stestr/testr; kept for resumes).")
+                   " lists shows the same outcomes (kept for resumes).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
 @click.option("--repeat-victim", "repeat", type=click.IntRange(1, 100), metavar="K",
               help="Run the victim K times at the end of every run, in the same process: more"

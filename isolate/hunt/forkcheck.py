@@ -239,8 +239,6 @@ def mode_text(hunt: Hunt) -> str:
         return str(decision["summary"])
     if search.get("strategy") == "manual":
         return "fresh (--strategy manual runs fresh processes, as by hand)"
-    if hunt.settings.get("source", {}).get("kind") == "pytest":
-        return "fresh (the fork server runs stestr/testr projects only)"
     return f"fresh (automatic: the fork check comes after {CHECK_AFTER} runs that are evidence)"
 
 

@@ -114,8 +114,8 @@ def _deadline(hunt: Hunt, merged: dict[str, Any], ev: Evidence | None = None) ->
 def _automatic(hunt: Hunt, merged: dict[str, Any], runner: Any, make_runner: Callable[[Hunt], Any],
                display: Any) -> Any:
     """Neither --fork-server nor --no-fork-server: fresh runs until the fork check decides
-    (isolate.hunt.forkcheck); never for pytest projects or on a Dask cluster."""
-    if not automatic(merged) or runner.project.kind == "pytest" or runner.scheduler:
+    (isolate.hunt.forkcheck); never on a Dask cluster."""
+    if not automatic(merged) or runner.scheduler:
         return nullcontext(runner)
     forked = replace(hunt, settings={**hunt.settings, "search": {**merged, "mode": "fork"}})
     return AutoRunner(hunt, runner, lambda: make_runner(forked), display)

@@ -17,9 +17,15 @@ project's ``sitecustomize``/``.pth`` files or the testr wrapper did once. ``prel
 importing some test modules in the server (faster for heavy modules, but their import-time state
 is then shared). CPython reseeds the global ``random`` in every child by itself.
 
+A pytest project's server (``--pytest``) imports pytest once and nothing of the project: each
+child runs ``pytest.main`` with the arguments a fresh run would get (``"pytest"`` in the request),
+so conftest files, plugins' registration and collection happen per child, as in a fresh process.
+Plugins are not imported up front either: pytest rewrites the asserts of plugin modules it
+imports itself, and warns about one imported before it.
+
 Protocol (JSON lines over a Unix socket, so testr wrappers that close inherited descriptors do
 not break it): the server sends ``{"ready": pid}``; the parent sends ``{"job": k, "list": ..,
-"stream": .., "error_file": .., "output": .., "tmpdir": .., "discover_all": bool}``; the server
+"stream": .., "error_file": .., "output": .., "tmpdir": .., "discover_all": bool[, "pytest": [args]]}``; the server
 answers ``{"job": k, "pid": pid}`` and later ``{"job": k, "exit": code}`` (negative: killed by
 that signal; 3: the list could not run, see the error file). ``{"kill": k}`` kills job k's group.
 """
@@ -55,7 +61,7 @@ def _send(sock: socket.socket, message: dict[str, Any]) -> None:
     sock.sendall(json.dumps(message).encode() + b"\n")
 
 
-def serve(sock: socket.socket, index: TestIndex) -> None:
+def serve(sock: socket.socket, index: TestIndex | None) -> None:
     """Answer run requests until the parent closes the socket."""
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
@@ -121,7 +127,7 @@ def _reap(sock: socket.socket, children: dict[int, int]) -> None:
             _send(sock, {"job": job, "exit": os.waitstatus_to_exitcode(status)})
 
 
-def _start(sock: socket.socket, index: TestIndex, request: dict[str, Any],
+def _start(sock: socket.socket, index: TestIndex | None, request: dict[str, Any],
            wake: tuple[int, int]) -> int:
     """Fork the child that resolves (imports) and runs the list, and report its pid."""
     sys.stdout.flush()
@@ -143,7 +149,7 @@ def _start(sock: socket.socket, index: TestIndex, request: dict[str, Any],
     return pid
 
 
-def _child(request: dict[str, Any], index: TestIndex, sock: socket.socket,
+def _child(request: dict[str, Any], index: TestIndex | None, sock: socket.socket,
            wake: tuple[int, int]) -> int:
     """Become a fresh-looking test process: own session, output, TMPDIR, and test imports."""
     os.setsid()
@@ -162,6 +168,8 @@ def _child(request: dict[str, Any], index: TestIndex, sock: socket.socket,
     os.close(out)
     os.environ["TMPDIR"] = request["tmpdir"]
     tempfile.tempdir = None
+    if index is None:
+        return _pytest_main(request["pytest"])
     try:
         if request.get("discover_all"):
             index.discover_all()
@@ -177,11 +185,25 @@ def _child(request: dict[str, Any], index: TestIndex, sock: socket.socket,
     return 0
 
 
+def _pytest_main(args: list[str]) -> int:
+    """What ``python -m pytest ARGS`` does, in this child: its exit status (3: the list could not
+    run, the reason in the error file, as isolate.running.pytest_child writes it)."""
+    import atexit
+
+    import pytest
+
+    sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py"), *args]
+    code = int(pytest.main(args))
+    atexit._run_exitfuncs()
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Connect to the parent, preload what it asked for, then serve."""
     parser = argparse.ArgumentParser(prog="python -m isolate.running.forkserver")
     parser.add_argument("--socket", required=True)
     parser.add_argument("--preload", help="file of ids whose modules to import up front")
+    parser.add_argument("--pytest", action="store_true", help="children run pytest.main")
     parser.add_argument("runner_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
     import subunit.test_results  # noqa: F401 - imported once here, not in every child
@@ -189,8 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(opts.socket)
-    index = TestIndex(parse_runner_args(opts.runner_args))
-    if opts.preload:
+    index = None
+    if opts.pytest:
+        import pytest  # noqa: F401 - the start-up every child would pay
+    else:
+        index = TestIndex(parse_runner_args(opts.runner_args))
+    if index is not None and opts.preload:
         for test_id in read_ids(opts.preload):
             try:
                 index.resolve([test_id])

@@ -131,7 +131,13 @@ def _pytest_project(directory: Path, config: Path | None) -> Project:
 
 def pytest_command(project: Project, own_args: list[str], ids: list[str],
                    collect_all: bool = False) -> list[str]:
-    """The argv replaying a list with :mod:`isolate.running.pytest_child` in a fresh pytest process.
+    """The argv replaying a list with :mod:`isolate.running.pytest_child` in a fresh pytest process."""
+    return [*project.python_argv(), "-m", "pytest", *pytest_args(project, own_args, ids, collect_all)]
+
+
+def pytest_args(project: Project, own_args: list[str], ids: list[str], collect_all: bool = False) -> list[str]:
+    """pytest's arguments replaying a list with :mod:`isolate.running.pytest_child` (in a fresh
+    process, or in a fork server's child).
 
     Only the files the list names are collected (start-up dominates short lists), unless
     ``collect_all``; files that do not exist are left to the plugin to report as unknown ids.
@@ -143,9 +149,8 @@ def pytest_command(project: Project, own_args: list[str], ids: list[str],
             path = test_id.split("::", 1)[0]
             if path not in paths and (project.root / path).exists():
                 paths.append(path)
-    return [*project.python_argv(), "-m", "pytest", "-p", "isolate.running.pytest_child",
-            "-p", "no:isolate", "-p", "no:randomly", "-p", "no:xdist", "-p", "no:cacheprovider",
-            *own_args, *project.extra_args, *paths]
+    return ["-p", "isolate.running.pytest_child", "-p", "no:isolate", "-p", "no:randomly", "-p", "no:xdist",
+            "-p", "no:cacheprovider", *own_args, *project.extra_args, *paths]
 
 
 def _python() -> str:

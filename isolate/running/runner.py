@@ -89,8 +89,8 @@ class Runner:
             raise ValueError("timeout must be positive")
         if repeat < 1:
             raise ValueError("repeat must be at least 1")
-        if mode == "fork" and project.kind == "pytest":
-            raise UserError("the fork server cannot run pytest projects; fix: drop --fork-server")
+        if preload and project.kind == "pytest":
+            raise ValueError("preload needs a stestr/testr project")
         if mode == "fork" and scheduler:
             raise UserError("the fork server cannot run on Dask workers; fix: drop --fork-server "
                             "or --scheduler")

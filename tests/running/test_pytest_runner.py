@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from conftest import copy_suite, isolate, run, tool
 
-from isolate.errors import UserError
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
 from isolate.running.signature import signature_from_traceback
@@ -57,28 +56,32 @@ def test_detects_pytest_configuration(tmp_path: Path) -> None:
     (tmp_path / "tox.ini" / "tests").mkdir()
     assert find_project(tmp_path / "tox.ini").kind == "stestr"  # stestr/testr config wins
     assert find_project(tmp_path / "tox.ini", kind="pytest").kind == "pytest"  # the override
-    with pytest.raises(UserError, match="fork server cannot run pytest"):
-        Runner(find_project(tmp_path / "pytest.ini"), mode="fork")
+    with pytest.raises(ValueError, match="preload needs a stestr/testr project"):
+        Runner(find_project(tmp_path / "pytest.ini"), mode="fork", preload=["test_a.py::test_x"])
 
 
-def test_reverse_collection_order_runs_reversed(fixture_state: tuple[Path, list[str], dict[str, str]]) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_reverse_collection_order_runs_reversed(fixture_state: tuple[Path, list[str], dict[str, str]],
+                                                mode: str) -> None:
     suite, order, _ = fixture_state
     # across three modules, so pytest's own per-file order would differ
     ids = [i for i in order if i.startswith(("tests/test_money.py", "tests/test_vat.py", "tests/test_catalog.py"))]
     ids = ids[:8] + ids[-8:]
     ids.reverse()
-    with Runner(find_project(suite)) as runner:
+    with Runner(find_project(suite), mode=mode) as runner:
         (outcome,) = runner.run(ids, ids[-1])
     assert outcome.kind == PASS, outcome
     assert list(outcome.ran) == ids
 
 
-def test_polluter_first_reproduces_recorded_signature(fixture_state: tuple[Path, list[str], dict[str, str]]) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_polluter_first_reproduces_recorded_signature(fixture_state: tuple[Path, list[str], dict[str, str]],
+                                                      mode: str) -> None:
     suite, _, failures = fixture_state
     expected = signature_from_traceback(failures[FIXTURE_VICTIM])
     assert expected == ("AssertionError: DE invoice total N EUR, expected N EUR (N% VAT) @ "
                         "test_invoices.py:test_german_invoice_total_includes_19_percent_vat")
-    with Runner(find_project(suite), expected_signature=expected, timeout=60) as runner:
+    with Runner(find_project(suite), mode=mode, expected_signature=expected, timeout=60) as runner:
         polluted = runner.run([FIXTURE_POLLUTER, FIXTURE_VICTIM], FIXTURE_VICTIM, times=2, jobs=2)
         alone = runner.run([FIXTURE_VICTIM], FIXTURE_VICTIM)
     assert [(o.kind, o.reproduced, o.signature) for o in polluted] == [(FAIL, True, expected)] * 2
@@ -86,9 +89,10 @@ def test_polluter_first_reproduces_recorded_signature(fixture_state: tuple[Path,
     assert [o.kind for o in alone] == [PASS]
 
 
-def test_monkeypatch_leak_and_unknown_id(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_monkeypatch_leak_and_unknown_id(tmp_path: Path, mode: str) -> None:
     suite = copy_suite("pytest_monkeypatch_leak", tmp_path)
-    with Runner(find_project(suite)) as runner:
+    with Runner(find_project(suite), mode=mode) as runner:
         (polluted,) = runner.run([MONKEY_POLLUTER, MONKEY_VICTIM], MONKEY_VICTIM)
         (unknown,) = runner.run([MONKEY_POLLUTER, "tests/test_reminders.py::test_nope", MONKEY_VICTIM], MONKEY_VICTIM)
         (nofile,) = runner.run(["tests/test_gone.py::test_x", MONKEY_VICTIM], MONKEY_VICTIM)
@@ -98,12 +102,13 @@ def test_monkeypatch_leak_and_unknown_id(tmp_path: Path) -> None:
     assert nofile.kind == ERROR and "'tests/test_gone.py::test_x'" in nofile.message, nofile
 
 
-def test_teardown_failure_counts_as_the_targets(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_teardown_failure_counts_as_the_targets(tmp_path: Path, mode: str) -> None:
     suite = copy_suite("pytest_teardown_failure", tmp_path)
     _, failures = record(suite)["main"]
     expected = signature_from_traceback(failures[TEARDOWN_VICTIM])
     assert expected and expected.startswith("AssertionError: fake SMTP got N unexpected message(s)")
-    with Runner(find_project(suite), expected_signature=expected) as runner:
+    with Runner(find_project(suite), mode=mode, expected_signature=expected) as runner:
         (polluted,) = runner.run([TEARDOWN_POLLUTER, TEARDOWN_VICTIM], TEARDOWN_VICTIM)
         (alone,) = runner.run([TEARDOWN_VICTIM], TEARDOWN_VICTIM)
     assert (polluted.kind, polluted.reproduced, polluted.signature) == (FAIL, True, expected), polluted
@@ -160,6 +165,9 @@ def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> No
     assert verdict["verdict"] == "polluter", verdict
     assert verdict["culprits"] == [polluter], verdict
     assert verdict["confidence"] >= 0.99, verdict
+    # fresh runs until the fork check agreed, forks of the pytest fork server after it
+    assert verdict["mode"].startswith("fork (checked: "), verdict["mode"]
+    assert verdict["runs_by_mode"]["fresh"] >= 4 and verdict["runs_by_mode"]["fork"] > 0, verdict["runs_by_mode"]
 
 
 def test_end_to_end_with_the_victim_repeated(tmp_path: Path) -> None:
@@ -217,25 +225,27 @@ def test_signature_same_for_every_traceback_style(tmp_path: Path) -> None:
     }
 
 
-def test_timeout_kills_the_pytest_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_timeout_kills_the_pytest_process(tmp_path: Path, mode: str) -> None:
     (tmp_path / "pytest.ini").write_text("")
     (tmp_path / "test_s.py").write_text("import time\ndef test_fast():\n    pass\ndef test_sleep():\n    time.sleep(60)\n")
     ids = ["test_s.py::test_fast", "test_s.py::test_sleep"]
-    with Runner(find_project(tmp_path), timeout=3) as runner:
+    with Runner(find_project(tmp_path), mode=mode, timeout=3) as runner:
         (outcome,) = runner.run(ids, ids[-1])
     assert outcome.kind == "timeout" and "while running 'test_s.py::test_sleep'" in outcome.message, outcome
     assert outcome.seconds < 10 and list(outcome.ran) == ids
 
 
-def test_collection_error_is_named_and_discover_all_collects_everything(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_collection_error_is_named_and_discover_all_collects_everything(tmp_path: Path, mode: str) -> None:
     (tmp_path / "pytest.ini").write_text("")
     (tmp_path / "test_ok.py").write_text("def test_ok():\n    pass\n")
     (tmp_path / "test_bad.py").write_text("import nosuchmod\ndef test_x():\n    pass\n")
-    with Runner(find_project(tmp_path)) as runner:
+    with Runner(find_project(tmp_path), mode=mode) as runner:
         (broken,) = runner.run(["test_ok.py::test_ok", "test_bad.py::test_x"], "test_ok.py::test_ok")
     assert broken.kind == ERROR and broken.message.startswith("cannot collect 'test_bad.py'"), broken
     assert "nosuchmod" in broken.message and "; fix: " in broken.message
-    with Runner(find_project(tmp_path), discover_all=True) as runner:
+    with Runner(find_project(tmp_path), mode=mode, discover_all=True) as runner:
         (fine,) = runner.run(["test_ok.py::test_ok"], "test_ok.py::test_ok")
     assert fine.kind == PASS, fine  # the broken file was collected, and does not stop the run
 
@@ -280,7 +290,8 @@ def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> 
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == ["test_s.py::test_polluter"], verdict
 
 
-def test_the_victim_repeated_gets_fresh_fixtures_each_time(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_the_victim_repeated_gets_fresh_fixtures_each_time(tmp_path: Path, mode: str) -> None:
     """--repeat-victim under pytest: the listed item runs K times in one process, its function
     fixtures set up anew each time (as pytest-rerunfailures reruns an item), its module state
     kept; here it pollutes itself through a module-level list."""
@@ -293,8 +304,41 @@ def test_the_victim_repeated_gets_fresh_fixtures_each_time(tmp_path: Path) -> No
         "    SEEN.append(1)\n    assert len(SEEN) == 1, f'ran {len(SEEN)} times'\n"
     )
     ids = ["test_v.py::test_other", "test_v.py::test_victim"]
-    with Runner(find_project(tmp_path), timeout=60, repeat=3) as runner:
+    with Runner(find_project(tmp_path), mode=mode, timeout=60, repeat=3) as runner:
         (outcome,) = runner.run(ids, ids[-1])
     assert (outcome.kind, outcome.executions) == (FAIL, "prr"), outcome
     assert outcome.signature == "AssertionError: ran N times @ test_v.py:test_victim", outcome
     assert list(outcome.ran) == [ids[0]] + [ids[1]] * 3
+
+
+def test_fork_children_import_the_project_each_time_and_pytest_warns_of_nothing(tmp_path: Path) -> None:
+    """The pytest fork server imports pytest and nothing of the project: conftest.py and the test
+    modules are imported in every child, so their import-time state is fresh. And pytest, which
+    marks isolate's package for assert rewriting (it has a pytest plugin) when isolate is
+    installed as a wheel, has nothing to warn about it having been imported first: under
+    ``filterwarnings = error`` that warning would break every fork run."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\n")
+    log = "with open('imports.log', 'a') as f:\n    f.write(f'{__name__} {os.getpid()}\\n')\n"
+    (tmp_path / "conftest.py").write_text("import os\n" + log)
+    (tmp_path / "test_s.py").write_text(
+        "import os\nSTATE = []\n" + log + "def test_state():\n    STATE.append(1)\n    assert STATE == [1]\n")
+    ids = ["test_s.py::test_state"]
+    with Runner(find_project(tmp_path), mode="fork", timeout=60) as runner:
+        outcomes = runner.run(ids, ids[0], times=3, jobs=1)
+    assert [o.kind for o in outcomes] == [PASS] * 3, [(o.kind, o.message) for o in outcomes]
+    lines = [line.split() for line in (tmp_path / "imports.log").read_text().splitlines()]
+    assert sorted(name for name, _ in lines) == ["conftest"] * 3 + ["test_s"] * 3, lines
+    assert len({pid for _, pid in lines}) == 3, lines  # each child imported both itself
+
+
+def test_a_flaky_pollution_stays_flaky_in_fork_children(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample's sweeper draws from the global ``random``, which CPython reseeds in every
+    forked child: at rate 0.5 the victim fails about half the fork runs, never all or none."""
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    monkeypatch.setenv("SAMPLE_POLLUTION_RATE", "0.5")
+    with Runner(find_project(suite), mode="fork", any_failure=True, timeout=60) as runner:
+        polluted = runner.run([XDIST_POLLUTER, XDIST_VICTIM], XDIST_VICTIM, times=24, jobs=2)
+        alone = runner.run([XDIST_VICTIM], XDIST_VICTIM, times=4, jobs=2)
+    failed = sum(o.kind == FAIL for o in polluted)
+    assert 4 <= failed <= 20 and failed + sum(o.kind == PASS for o in polluted) == 24, polluted
+    assert [o.kind for o in alone] == [PASS] * 4, alone

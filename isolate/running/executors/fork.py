@@ -1,6 +1,7 @@
 """The fork-server executor: start the project's interpreter once, fork a child per repetition.
 
-7-22x cheaper per run than a fresh process; what children share is described in
+7-22x cheaper per run than a fresh process for stestr/testr, about 2x for pytest (whose child
+still loads the project's conftest files, plugins and test modules); what children share is described in
 :mod:`isolate.running.forkserver`, the server's end, which runs inside the test interpreter and
 must stay lean. This is the parent's end (in isolate's own process).
 """
@@ -18,7 +19,8 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.running.executors.base import Job
-from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group
+from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
+from isolate.running.project import pytest_args
 
 
 class ForkClient:
@@ -73,13 +75,17 @@ class ForkClient:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
 
-    def submit(self, key: int, list_file: Path, jobdir: Path, discover_all: bool) -> None:
-        """Ask the server to run ``list_file`` as job ``key`` inside ``jobdir``."""
-        request = {
+    def submit(self, key: int, list_file: Path, jobdir: Path, discover_all: bool,
+               pytest_args: list[str] | None = None) -> None:
+        """Ask the server to run ``list_file`` as job ``key`` inside ``jobdir`` (a pytest server:
+        ``pytest.main(pytest_args)``)."""
+        request: dict[str, Any] = {
             "job": key, "list": str(list_file), "stream": str(jobdir / "stream.subunit"),
             "error_file": str(jobdir / "error.txt"), "output": str(jobdir / "output.txt"),
             "tmpdir": str(jobdir / "tmp"), "discover_all": discover_all,
         }
+        if pytest_args is not None:
+            request["pytest"] = pytest_args
         try:
             self.sock.sendall(json.dumps(request).encode() + b"\n")
         except OSError:
@@ -138,7 +144,11 @@ class ForkExecutor(ProcessExecutor):
     def launch(self, job: Job, list_file: Path, ids: list[str]) -> None:
         server = self._ensure_server()
         self._track(job)
-        server.submit(job.key, list_file, job.dir, self.launcher.discover_all)
+        project = self.launcher.project
+        args = None
+        if project.kind == "pytest":
+            args = pytest_args(project, own_args(self.launcher, list_file, job.dir), ids, self.launcher.discover_all)
+        server.submit(job.key, list_file, job.dir, self.launcher.discover_all, args)
 
     def _ensure_server(self) -> ForkClient:
         if self._server is not None and self._server.alive:
@@ -151,9 +161,14 @@ class ForkExecutor(ProcessExecutor):
             preload = workdir / "preload.txt"
             preload.write_text("".join(i + "\n" for i in self.preload), encoding="utf-8")
             own += ["--preload", str(preload)]
-        empty = workdir / "empty-list.txt"
-        empty.write_text("")
-        command, shell = self.launcher.command("isolate.running.forkserver", own, empty, [])
+        command: list[str] | str
+        if self.launcher.project.kind == "pytest":  # pytest itself is imported by the server
+            command, shell = [*self.launcher.project.python_argv(), "-m", "isolate.running.forkserver", *own,
+                              "--pytest"], False
+        else:
+            empty = workdir / "empty-list.txt"
+            empty.write_text("")
+            command, shell = self.launcher.command("isolate.running.forkserver", own, empty, [])
         (workdir / "server-tmp").mkdir(exist_ok=True)
         self._server = ForkClient(
             Path(own[1]),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.running.executors.base import Job
-from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group
+from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
 from isolate.running.executors.reaper import Reaper
 
 
@@ -22,15 +22,7 @@ def child_command(launcher: Launcher, list_file: Path, jobdir: Path,
                   ids: list[str]) -> tuple[list[str] | str, bool]:
     """The command running ``ids`` (also in ``list_file``) once, leaving stream.subunit and
     error.txt in ``jobdir``; shared with the Dask worker's side (remote.py)."""
-    files = {"list": list_file, "stream": jobdir / "stream.subunit", "error-file": jobdir / "error.txt"}
-    kind = launcher.project.kind
-    if kind == "pytest":  # one word each, or pytest takes the paths for rootdir hints
-        own = [f"--isolate-{name}={path}" for name, path in files.items()]
-    else:
-        own = [word for name, path in files.items() for word in (f"--{name}", str(path))]
-    if launcher.discover_all and kind != "pytest":
-        own.append("--discover-all")
-    return launcher.command("isolate.running.child", own, list_file, ids)
+    return launcher.command("isolate.running.child", own_args(launcher, list_file, jobdir), list_file, ids)
 
 
 class LocalExecutor(ProcessExecutor):

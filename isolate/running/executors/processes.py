@@ -83,6 +83,16 @@ class Launcher:
                 ) from None
 
 
+def own_args(launcher: Launcher, list_file: Path, jobdir: Path) -> list[str]:
+    """isolate's own arguments of a run of ``list_file`` (the child's, or pytest_child's) that
+    leaves stream.subunit and error.txt in ``jobdir``."""
+    files = {"list": list_file, "stream": jobdir / "stream.subunit", "error-file": jobdir / "error.txt"}
+    if launcher.project.kind == "pytest":  # one word each, or pytest takes the paths for rootdir hints
+        return [f"--isolate-{name}={path}" for name, path in files.items()]
+    own = [word for name, path in files.items() for word in (f"--{name}", str(path))]
+    return [*own, "--discover-all"] if launcher.discover_all else own
+
+
 KILL_GRACE = 5.0  # seconds a killed job gets to be reported dead before stronger measures
 
 
