@@ -151,6 +151,20 @@ def _snapshot(hunt: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in hunt.iterdir() if p.is_file() and p.name != "lock"}
 
 
+def _settled(hunt: Path, proc: subprocess.Popen[bytes], quiet: float = 1.0, limit: float = 60) -> dict[str, bytes]:
+    """The hunt directory once nothing in it changed for `quiet` seconds: the hunt is waiting on
+    a run that hangs (the lists without the hanging test, the fork check, may come first)."""
+    deadline = time.monotonic() + limit
+    last, since = _snapshot(hunt), time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+        now = _snapshot(hunt)
+        if now != last:
+            last, since = now, time.monotonic()
+    return last
+
+
 def test_commands_refused_while_a_hunt_runs_write_nothing_and_a_dead_hunt_is_not_running(tmp_path: Path) -> None:
     suite = global_suite(tmp_path)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
@@ -158,8 +172,7 @@ def test_commands_refused_while_a_hunt_runs_write_nothing_and_a_dead_hunt_is_not
                             env=env(HANG="1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         _wait_for(hunt / "lock", proc)
-        time.sleep(0.5)  # the hunt has written its settings and first step
-        before = _snapshot(hunt)
+        before = _settled(hunt, proc)  # 0.5 s was not always enough: the hunt went on meanwhile
         assert_user_error(isolate(suite, "extract", "--test", VICTIM, "--force"), "already running")
         assert_user_error(isolate(suite, "bisect", VICTIM, "--confidence", "0.6"), "already running")
         assert_user_error(isolate(suite, "backtrack", VICTIM, "0"), "already running")
