@@ -42,6 +42,16 @@ from isolate.hunt.runs import DiskFull, run_journaled
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
+# ...for a pytest project, in runs. The check's runs are a price paid once for cheaper runs after
+# it; a hunt that ends first has paid it for nothing (rent or buy). A stestr fork run is 7-22x
+# cheaper than a fresh one, so the check's 4 x 12 fork runs cost about 4 fresh ones (CHECK_AFTER);
+# a pytest fork run only ~2.3x (a child still loads conftest files, plugins and test modules:
+# docs/benchmarks.md, "The pytest fork server"), so they cost about 48 / 2.3 = 21 fresh runs.
+# Checking after 21 (when the runs so far cost what the check will) made the pytest hunts of the
+# real suites (docs/real_suites.md), most of which end within 10-30 runs, 1.9-3.6x dearer; after
+# 48, a hunt that ends right after the check pays at most 1 + 21/48 = 1.44x, most short hunts
+# never check, and a long one (hundreds of runs) loses only the 27 runs' difference.
+CHECK_AFTER_PYTEST = 48
 MAX_LISTS = 4  # lists compared: those that reproduced first, then those run most
 FORK_RUNS = 12  # fork runs per list: the fewest that keep the guarantee above with margin (10: p = 9.99e-04)
 ALPHA = 0.002  # the check fails when either count differs at p < ALPHA / 2
@@ -54,6 +64,11 @@ class Tally:
     step: int
     fresh: tuple[int, int, int]
     fork: tuple[int, int, int] = (0, 0, 0)
+
+
+def check_after(kind: str) -> int:
+    """Fresh runs that are evidence before the check, for a project of this kind."""
+    return CHECK_AFTER_PYTEST if kind == "pytest" else CHECK_AFTER
 
 
 def automatic(merged: dict[str, Any]) -> bool:
@@ -178,8 +193,12 @@ class AutoRunner:
         fresh = ev.own
         if len(fresh) < CHECK_AFTER or not any(o.failed for o in fresh):
             return False  # "the same outcomes" needs the recorded failure among them
-        self.pending = False
         entries, _ = read_journal(self.hunt)
+        after = check_after(self.fresh.project.kind)  # in runs (an observation may be an execution)
+        if after > CHECK_AFTER and sum(e.phase is None and e.mode is None and e.outcome != "error"
+                                       for e in entries) < after:
+            return False
+        self.pending = False
         repeat = repeat_of(self.hunt)  # while repeats run, the single runs before them are not compared
         tallies = fresh_tallies(entries[repeats_from(self.hunt):], ev.steps,
                                 {test for test, n in ev.hangs.items() if n}, repeat)
@@ -239,7 +258,8 @@ def mode_text(hunt: Hunt) -> str:
         return str(decision["summary"])
     if search.get("strategy") == "manual":
         return "fresh (--strategy manual runs fresh processes, as by hand)"
-    return f"fresh (automatic: the fork check comes after {CHECK_AFTER} runs that are evidence)"
+    after = check_after(hunt.settings.get("source", {}).get("kind", ""))
+    return f"fresh (automatic: the fork check comes after {after} runs that are evidence)"
 
 
 def runs_by_mode(hunt: Hunt) -> dict[str, int]:

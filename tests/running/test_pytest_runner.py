@@ -12,6 +12,7 @@ from conftest import copy_suite, isolate, run, tool
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
 from isolate.running.signature import signature_from_traceback
+from isolate.hunt.forkcheck import CHECK_AFTER_PYTEST
 from isolate.search.repeats import AUTO_K
 from isolate.running.judge import read_stream
 
@@ -165,16 +166,21 @@ def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> No
     assert verdict["verdict"] == "polluter", verdict
     assert verdict["culprits"] == [polluter], verdict
     assert verdict["confidence"] >= 0.99, verdict
-    # fresh runs until the fork check agreed, forks of the pytest fork server after it
-    assert verdict["mode"].startswith("fork (checked: "), verdict["mode"]
-    assert verdict["runs_by_mode"]["fresh"] >= 4 and verdict["runs_by_mode"]["fork"] > 0, verdict["runs_by_mode"]
+    # a pytest hunt checks the fork server only after CHECK_AFTER_PYTEST fresh runs: these end before
+    by_mode = verdict["runs_by_mode"]
+    if by_mode["fork"]:
+        assert by_mode["fresh"] >= CHECK_AFTER_PYTEST and verdict["mode"].startswith("fork (checked: "), verdict
+    else:
+        assert verdict["mode"] == (f"fresh (automatic: the fork check comes after {CHECK_AFTER_PYTEST} runs"
+                                   " that are evidence)"), verdict["mode"]
 
 
 def test_end_to_end_with_the_victim_repeated(tmp_path: Path) -> None:
     suite = copy_suite("pytest_monkeypatch_leak", tmp_path)
     assert run([tool("pytest"), "-q", "--isolate-record", "rec"], suite).returncode == 1
-    verdict = _bisect_json(suite, MONKEY_VICTIM, "--repeat-victim", "3")
+    verdict = _bisect_json(suite, MONKEY_VICTIM, "--repeat-victim", "3", "--fork-server")
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [MONKEY_POLLUTER], verdict
+    assert verdict["runs_by_mode"] == {"fresh": 0, "fork": verdict["runs"]}, verdict  # every run a fork
     hunt = next((suite / ".isolate").glob("*/"))
     entries = [json.loads(line) for line in (hunt / "journal.jsonl").read_text().splitlines()]
     single = next(i for i, e in enumerate(entries) if "executions" not in e)
