@@ -370,7 +370,8 @@ def test_repeats_do_not_start_by_themselves_when_told_or_without_room(tmp_path: 
     """--repeat-victim 1 keeps single runs; so does a --max-runs with less than AUTO_ROOM runs
     left once the first runs passed (the check would eat the budget)."""
     suite = fails_alone(tmp_path)
-    told = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--max-runs", "60", SAMPLE_RACE_RATE="0")
+    room = str(AUTO_AFTER + AUTO_ROOM + 3)  # enough for repeats to start, were they not told off
+    told = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--max-runs", room, SAMPLE_RACE_RATE="0")
     assert told.returncode == 4, told.stderr
     assert not (hunt_dir(suite) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(suite))
     other = fails_alone(tmp_path / "other")
@@ -431,8 +432,8 @@ def test_many_stored_runs_do_not_keep_repeats_from_starting_and_stay_evidence(tm
     single-cause search would read a stored run as a K-fold run: for it they still count as left
     out, and hold repeats back."""
     suite = copy_suite("fails_alone", tmp_path)
-    for _ in range(HISTORY_MOST):
-        stestr_run(suite, SAMPLE_RACE_RATE="0.5")
+    for _ in range(HISTORY_MOST):  # serial: one process less per run; these need no partitions
+        stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0.5")
     record_failure(suite, FA_VICTIM, SAMPLE_RACE_RATE="0.5")
     proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM + 3), "--json",
                    "--no-fork-server", "--jobs", "2", SAMPLE_RACE_RATE="0")

@@ -76,16 +76,16 @@ class ForkClient:
         return json.loads(line)
 
     def submit(self, key: int, list_file: Path, jobdir: Path, discover_all: bool,
-               pytest_args: list[str] | None = None) -> None:
+               pytest_argv: list[str] | None = None) -> None:
         """Ask the server to run ``list_file`` as job ``key`` inside ``jobdir`` (a pytest server:
-        ``pytest.main(pytest_args)``)."""
+        ``pytest.main(pytest_argv)``)."""
         request: dict[str, Any] = {
             "job": key, "list": str(list_file), "stream": str(jobdir / "stream.subunit"),
             "error_file": str(jobdir / "error.txt"), "output": str(jobdir / "output.txt"),
             "tmpdir": str(jobdir / "tmp"), "discover_all": discover_all,
         }
-        if pytest_args is not None:
-            request["pytest"] = pytest_args
+        if pytest_argv is not None:
+            request["pytest"] = pytest_argv
         try:
             self.sock.sendall(json.dumps(request).encode() + b"\n")
         except OSError:
