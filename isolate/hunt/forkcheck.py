@@ -42,7 +42,7 @@ from isolate.hunt.runs import DiskFull, run_journaled
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
 
 CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
-# ...for a pytest project, in runs. The check's runs are a price paid once for cheaper runs after
+# ...for a pytest project. The check's runs are a price paid once for cheaper runs after
 # it; a hunt that ends first has paid it for nothing (rent or buy). A stestr fork run is 7-22x
 # cheaper than a fresh one, so the check's 4 x 12 fork runs cost about 4 fresh ones (CHECK_AFTER);
 # a pytest fork run only ~2.3x (a child still loads conftest files, plugins and test modules:
@@ -191,14 +191,10 @@ class AutoRunner:
         if not self.pending or ev.phase is not None or ev.prefix:
             return False
         fresh = ev.own
-        if len(fresh) < CHECK_AFTER or not any(o.failed for o in fresh):
+        if len(fresh) < check_after(self.fresh.project.kind) or not any(o.failed for o in fresh):
             return False  # "the same outcomes" needs the recorded failure among them
-        entries, _ = read_journal(self.hunt)
-        after = check_after(self.fresh.project.kind)  # in runs (an observation may be an execution)
-        if after > CHECK_AFTER and sum(e.phase is None and e.mode is None and e.outcome != "error"
-                                       for e in entries) < after:
-            return False
         self.pending = False
+        entries, _ = read_journal(self.hunt)
         repeat = repeat_of(self.hunt)  # while repeats run, the single runs before them are not compared
         tallies = fresh_tallies(entries[repeats_from(self.hunt):], ev.steps,
                                 {test for test, n in ev.hangs.items() if n}, repeat)
