@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLE_PYTEST_ADDOPTS, copy_suite
+from conftest import copy_suite, env
 from isolate.orders.pytest_plugin import Phase, verdict
 from isolate.orders.stream import Record, scan
 
@@ -21,11 +20,9 @@ _VERBOSE = re.compile(r"^(?P<id>\S.*?::.+?) (?P<word>PASSED|FAILED|ERROR|SKIPPED
 
 def pytest_run(cwd: Path, *args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     """A real pytest process, shielded from the environment of the pytest running this test."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SAMPLE_"))}
-    env.update(PYTHONDONTWRITEBYTECODE="1", PYTEST_ADDOPTS=SAMPLE_PYTEST_ADDOPTS, **extra_env)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+        cwd=cwd, env=env(PYTHONDONTWRITEBYTECODE="1", **extra_env), capture_output=True, text=True, timeout=300,
     )
 
 
