@@ -368,7 +368,8 @@ class RepeatTrial:
 
 def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: int, *,
                  check: bool = True, auto: bool = False, batch: int = 1, ahead: bool | None = None,
-                 stored: tuple[Observation, ...] = ()) -> RepeatTrial:
+                 stored: tuple[Observation, ...] = (),
+                 trace: list[tuple[str, float, int]] | None = None) -> RepeatTrial:
     """One hunt as isolate.hunt.repeatcheck runs it with --repeat-victim `asked`: the check's runs
     of the victim alone (check_next), K chosen (or repeats off), the search on K-fold runs judged on their
     first `used` executions, the test again at every verdict, a "fails on its own" verdict held
@@ -395,7 +396,10 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     chain's prior); they never keep repeats from starting, their passes count where `flaky` asks
     whether a deterministic cause explains the runs once a new run passed (`stored_flaky`, as
     isolate.hunt.repeatcheck reads them), and they are no runs. The single runs made before
-    repeats started by themselves stay evidence the same way."""
+    repeats started by themselves stay evidence the same way.
+
+    `trace`, when given, gets (what asked, wall seconds, runs) for every batch the hunt ran: a
+    query's reason, "check" for the check's runs of the victim alone, "hold" for a held verdict's."""
     from isolate.search.repeats import (AUTO_K, HOLD, HOLD_MOST, OFF, ON, SINGLE, add_nothing, ahead_next, automatic,
                                         check_next, choose, stance, stored_flaky)
     from isolate.search.repeats import ahead as runs_ahead
@@ -406,6 +410,10 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
 
     def cost(included: frozenset[int], k: int) -> float:
         return run_cost(problem, included) + (k - 1) * problem.victim_duration
+
+    def note(what: str, before: float, count: int) -> None:
+        if trace is not None:
+            trace.append((what, wall - before, len(runs) - count))
 
     def run(included: frozenset[int], k: int, times: int, until_failure: bool) -> None:
         """One list `times` times, in waves of `batch`."""
@@ -449,7 +457,9 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
 
         reproduced = any("r" in e for _, e in runs)  # at any execution (runs ahead execute K), as the hunt reads it
         while left := check_next(by_alone(), batch, reproduced):
+            before, count = wall, len(runs)
             run(alone, k, left, False)
+            note("check", before, count)
         made = [e for _, e in runs[single:] if len(e) > 1]
         checked = by_alone()
         state, _ = stance(made, checked)
@@ -511,13 +521,17 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 used, off, executing = 1, True, 1
                 continue
             if state == HOLD:
+                before, count = wall, len(runs)
                 run(alone, used, batch, False)
+                note("hold", before, count)
                 continue
             break
+        before, count = wall, len(runs)
         if step.alongside:
             run_all(step.lists(), max(used, executing, step.executions))
         else:
             run(frozenset(step.included), max(used, executing, step.executions), step.runs, step.until_failure)
+        note(step.reason, before, count)
     culprits = frozenset(step.culprits)
     seconds = sum(cost(inc, len(e)) for inc, e in runs)
     return RepeatTrial(Trial(step.kind, culprits, step.confidence, judge(truth, step.kind, culprits), len(runs),
