@@ -217,6 +217,9 @@ class Recorder:
         self._out.status(test_id=nodeid, test_status=status, test_tags=self.tags, timestamp=_now())
 
     def pytest_unconfigure(self) -> None:
+        self.close()
+
+    def close(self) -> None:
         self._fp.close()
 
 

@@ -27,7 +27,8 @@ What it does, and why:
   cannot corrupt it) and survives a crash up to the last finished event;
 * exits 3 after writing a one-line reason (then details) to ``--error-file`` when the list cannot
   run (unknown id, import error); exits 0 once the tests ran, whatever their results. The parent
-  judges the target from the stream.
+  judges the target from the stream. It leaves with :func:`isolate.running.leave.leave`: threads
+  the tests left running do not keep it (or the hunt) waiting.
 
 Only the stdlib, subunit and testtools are imported here: this runs under the project's Python.
 """
@@ -47,6 +48,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Union
+
+from isolate.running.leave import leave
 
 EXIT_LIST_ERROR = 3
 DEFAULT_PATTERN = "test*.py"
@@ -372,4 +375,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    leave(main())

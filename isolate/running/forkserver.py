@@ -6,7 +6,8 @@ lists, and a hunt runs thousands of them. The server is started exactly like a f
 testtools, and forks one child per repetition. Each child starts a new session (so a timeout can
 kill its whole process group), redirects its output to its own files, points ``TMPDIR`` at its
 own directory, then imports the list's test modules *itself*, runs the list with
-:func:`isolate.running.child.run_cases`, runs ``atexit`` handlers and leaves with ``os._exit``.
+:func:`isolate.running.child.run_cases` and leaves as a fresh process does (:mod:`isolate.running.leave`:
+``atexit`` handlers, then ``os._exit``).
 
 Test modules are imported in the child, not the server, on purpose: module-level state such as
 ``random.Random(os.urandom(16))`` or a cache filled at import must be fresh in every repetition,
@@ -53,6 +54,7 @@ from isolate.running.child import (
     run_cases,
     write_error,
 )
+from isolate.running.leave import leave
 
 EXIT_CHILD_BROKEN = 70
 
@@ -140,11 +142,7 @@ def _start(sock: socket.socket, index: TestIndex | None, request: dict[str, Any]
         except BaseException:
             traceback.print_exc()
         finally:
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
+            leave(code)
     _send(sock, {"job": request["job"], "pid": pid})
     return pid
 
@@ -179,23 +177,17 @@ def _child(request: dict[str, Any], index: TestIndex | None, sock: socket.socket
     except ListError as error:
         write_error(request["error_file"], error)
         return EXIT_LIST_ERROR
-    import atexit
-
-    atexit._run_exitfuncs()  # a fresh interpreter would run them at exit
     return 0
 
 
 def _pytest_main(args: list[str]) -> int:
     """What ``python -m pytest ARGS`` does, in this child: its exit status (3: the list could not
-    run, the reason in the error file, as isolate.running.pytest_child writes it)."""
-    import atexit
-
+    run, the reason in the error file, as isolate.running.pytest_child writes it). A list that
+    ran leaves from inside pytest, once its last test is done (isolate.running.pytest_child)."""
     import pytest
 
     sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py"), *args]
-    code = int(pytest.main(args))
-    atexit._run_exitfuncs()
-    return code
+    return int(pytest.main(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

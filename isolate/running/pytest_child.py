@@ -12,7 +12,11 @@ Loaded only by isolate's runner (never through an entry point), as
 * an id listed more than once (the victim repeated, ``--repeat-victim``) runs each time as a new
   item of the same test;
 * it writes subunit v2 to the stream file with the recorder of :mod:`isolate.orders.pytest_plugin`
-  (same statuses and failure texts as a recording, so signatures compare like with like).
+  (same statuses and failure texts as a recording, so signatures compare like with like);
+* once the session has ended (its fixtures torn down, conftest files' and plugins'
+  ``pytest_sessionfinish`` run) the process leaves (:mod:`isolate.running.leave`) with pytest's
+  exit status, before the session's report (the terminal summary) and without waiting for threads
+  the tests left running.
 
 The recording plugin (``isolate``) is blocked in a replay so that an ``isolate_record`` ini value
 or ``--isolate-record`` in ``addopts`` writes nothing into the project; its option and ini names
@@ -27,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from isolate.orders.pytest_plugin import Recorder
+from isolate.running.leave import leave
 
 EXIT_LIST_ERROR = 3
 _LIST, _STREAM, _ERROR = "isolate_list", "isolate_stream", "isolate_error_file"
@@ -64,6 +69,7 @@ class Replay:
         self.error_file = Path(config.getoption(_ERROR))
         self.collect_errors: list[pytest.CollectReport] = []
         self.config = config
+        self.recorder: Recorder | None = None
         # Every listed id was collected (or the list errors out before running): a broken file
         # the list does not need (collected by --discover-all) must not stop the run.
         config.option.continue_on_collection_errors = True
@@ -83,7 +89,14 @@ class Replay:
         items[:] = _fresh_repeats([by_id[i] for i in self.ids])
         if others:
             self.config.hook.pytest_deselected(items=others)
-        self.config.pluginmanager.register(Recorder(self.stream, "main"), "isolate-replay-recorder")
+        self.recorder = Recorder(self.stream, "main")
+        self.config.pluginmanager.register(self.recorder, "isolate-replay-recorder")
+
+    @pytest.hookimpl(trylast=True)  # after every other plugin's and conftest's own
+    def pytest_sessionfinish(self, exitstatus: int) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+        leave(int(exitstatus))
 
     def _fail(self, missing: list[str]) -> None:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""

@@ -232,6 +232,31 @@ def test_signature_same_for_every_traceback_style(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_run_ends_once_the_session_did(tmp_path: Path, mode: str) -> None:
+    """A non-daemon thread a test started would hold the pytest process (here for 120 s, so until
+    the run's timeout). The run ends once the session has: conftest's pytest_sessionfinish and
+    atexit handlers run; the session's report (hypothesis's plugin imports all of hypothesis
+    there) does not."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "conftest.py").write_text(
+        "import os\n"
+        "def pytest_sessionfinish(session):\n    open(f'sessionfinish-{os.getpid()}', 'w').close()\n"
+        "def pytest_terminal_summary(terminalreporter):\n    open(f'summary-{os.getpid()}', 'w').close()\n")
+    (tmp_path / "test_t.py").write_text(
+        "import atexit, os, threading, time\n"
+        "def test_thread():\n    threading.Thread(target=time.sleep, args=(120,)).start()\n"
+        "def test_atexit():\n    atexit.register(lambda: open(f'atexit-{os.getpid()}', 'w').close())\n"
+        "def test_victim():\n    pass\n")
+    ids = ["test_t.py::test_thread", "test_t.py::test_atexit", "test_t.py::test_victim"]
+    with Runner(find_project(tmp_path), mode=mode, timeout=60) as runner:
+        outcomes = runner.run(ids, ids[-1], times=2)
+    assert [o.kind for o in outcomes] == [PASS, PASS], outcomes
+    assert all(o.seconds < 30 for o in outcomes), [o.seconds for o in outcomes]  # the timeout is 60
+    assert len(list(tmp_path.glob("sessionfinish-*"))) == len(list(tmp_path.glob("atexit-*"))) == 2
+    assert not list(tmp_path.glob("summary-*"))
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
 def test_timeout_kills_the_pytest_process(tmp_path: Path, mode: str) -> None:
     (tmp_path / "pytest.ini").write_text("")
     (tmp_path / "test_s.py").write_text("import time\ndef test_fast():\n    pass\ndef test_sleep():\n    time.sleep(60)\n")

@@ -105,10 +105,12 @@ class Victim(unittest.TestCase):
 '''
 
 TOY_PROCESS = '''
+import atexit
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -140,6 +142,12 @@ class P(unittest.TestCase):
             f.write("%f " % time.time())
             time.sleep(0.6)
             f.write("%f %s" % (time.time(), os.environ.get("TMPDIR")))
+
+    def test_thread(self):
+        threading.Thread(target=time.sleep, args=(120,)).start()  # not a daemon: it holds a normal exit
+
+    def test_atexit(self):
+        atexit.register(remember, "atexit-%d" % os.getpid(), os.getpid())
 
     def test_noise(self):
         os.write(1, bytes(range(256)) * 4)
@@ -364,6 +372,18 @@ def test_processes_a_test_leaves_behind_are_killed(toy: Path, mode: str) -> None
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_run_ends_with_its_list_not_with_threads_its_tests_left_running(toy: Path, mode: str) -> None:
+    """A non-daemon thread a test started would hold a normal interpreter exit (here for 120 s,
+    so until the run's timeout); the run ends once its list has run, atexit handlers run."""
+    thread, registers = T + "test_process.P.test_thread", T + "test_process.P.test_atexit"
+    with Runner(find_project(toy), mode=mode, timeout=60) as runner:
+        outcomes = runner.run([thread, registers, VICTIM], VICTIM, times=2)
+    assert [o.kind for o in outcomes] == ["pass", "pass"], outcomes
+    assert all(o.seconds < 30 for o in outcomes), [o.seconds for o in outcomes]  # the timeout is 60
+    assert len(list((toy.parent / "state").glob("atexit-*"))) == 2
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])

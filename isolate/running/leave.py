@@ -1,0 +1,40 @@
+"""How a test process ends once its list has run: fresh processes and fork children alike.
+
+By then the run's outcome is on disk (the stream is closed), so nothing after it may cost time.
+The process flushes its output, runs its ``atexit`` handlers (a test's cleanup, such as a
+temporary database removed at exit, as a normal exit runs them) and leaves with ``os._exit``:
+
+* without joining the threads its tests left running: a non-daemon thread (a server, an
+  executor's worker, a ``threading.Timer``) would otherwise hold the process, and the hunt's
+  run, until it ends or the run's timeout kills it;
+* without the interpreter's teardown, and (pytest) without the session's end: its terminal
+  summary and the plugins' ``pytest_sessionfinish``, where hypothesis's plugin, for one, imports
+  all of hypothesis in every run (about a second).
+
+Fixtures are torn down before: a pytest session's fixtures with the last item, a stestr class's
+and module's by the runner of the list.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+from typing import NoReturn
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # closed or broken by a test: nothing more to say there
+            pass
+
+
+def leave(code: int) -> NoReturn:
+    """End this process now with status ``code``, after its ``atexit`` handlers."""
+    _flush()
+    atexit._run_exitfuncs()
+    _flush()
+    os._exit(code)
