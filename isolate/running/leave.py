@@ -2,7 +2,9 @@
 
 By then the run's outcome is on disk (the stream is closed), so nothing after it may cost time.
 The process flushes its output, runs its ``atexit`` handlers (a test's cleanup, such as a
-temporary database removed at exit, as a normal exit runs them) and leaves with ``os._exit``:
+temporary database removed at exit, as a normal exit runs them) for at most ATEXIT_GRACE
+seconds (multiprocessing's own handler joins every non-daemon child process a test started,
+for as long as that runs) and leaves with ``os._exit``:
 
 * without joining the threads its tests left running: a non-daemon thread (a server, an
   executor's worker, a ``threading.Timer``) would otherwise hold the process, and the hunt's
@@ -19,8 +21,12 @@ from __future__ import annotations
 
 import atexit
 import os
+import signal
 import sys
+import threading
 from typing import NoReturn
+
+ATEXIT_GRACE = 5.0  # seconds the atexit handlers get
 
 
 def _flush() -> None:
@@ -33,8 +39,20 @@ def _flush() -> None:
 
 
 def leave(code: int) -> NoReturn:
-    """End this process now with status ``code``, after its ``atexit`` handlers."""
+    """End this process now with status ``code``, after its ``atexit`` handlers (or
+    ATEXIT_GRACE seconds of them)."""
     _flush()
+    if threading.current_thread() is threading.main_thread():  # where signal handlers run
+
+        def end(signum: int, frame: object) -> None:
+            _end(code)
+
+        signal.signal(signal.SIGALRM, end)
+        signal.setitimer(signal.ITIMER_REAL, ATEXIT_GRACE)
     atexit._run_exitfuncs()
+    _end(code)
+
+
+def _end(code: int) -> NoReturn:
     _flush()
     os._exit(code)

@@ -16,6 +16,7 @@ import pytest
 
 from conftest import copy_suite
 from isolate.errors import UserError
+from isolate.running.leave import ATEXIT_GRACE
 from isolate.running.project import Project, find_project
 from isolate.running.runner import Outcome, Runner
 from isolate.running.signature import signature_from_traceback
@@ -148,6 +149,10 @@ class P(unittest.TestCase):
 
     def test_atexit(self):
         atexit.register(remember, "atexit-%d" % os.getpid(), os.getpid())
+
+    def test_child_process(self):
+        import multiprocessing  # its atexit handler joins the child: it holds a normal exit
+        multiprocessing.Process(target=time.sleep, args=(120,)).start()
 
     def test_noise(self):
         os.write(1, bytes(range(256)) * 4)
@@ -384,6 +389,18 @@ def test_a_run_ends_with_its_list_not_with_threads_its_tests_left_running(toy: P
     assert [o.kind for o in outcomes] == ["pass", "pass"], outcomes
     assert all(o.seconds < 30 for o in outcomes), [o.seconds for o in outcomes]  # the timeout is 60
     assert len(list((toy.parent / "state").glob("atexit-*"))) == 2
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_atexit_handlers_that_hang_get_a_few_seconds(toy: Path, mode: str) -> None:
+    """multiprocessing's atexit handler joins a non-daemon child a test started (here one that
+    sleeps 120 s); the handlers registered after it ran first, and the run ends ATEXIT_GRACE
+    seconds later, long before its timeout."""
+    child, registers = T + "test_process.P.test_child_process", T + "test_process.P.test_atexit"
+    with Runner(find_project(toy), mode=mode, timeout=60) as runner:
+        [outcome] = runner.run([child, registers, VICTIM], VICTIM)
+    assert outcome.kind == "pass" and ATEXIT_GRACE <= outcome.seconds < 30, outcome
+    assert len(list((toy.parent / "state").glob("atexit-*"))) == 1
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
