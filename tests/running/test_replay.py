@@ -104,8 +104,9 @@ def test_until_failure_stops_every_job_at_the_first_reproduction(tmp_path: Path)
                    "--json", SAMPLE_POLLUTION_RATE="0.3")
     report = json.loads(proc.stdout)
     assert proc.returncode == 1, proc.stderr
-    assert report["reproduced"] == 1 and report["outcomes"]["fail"] == 1
-    assert report["runs"] < 100 and report["outcomes"]["pass"] == report["runs"] - 1
+    # the other job's run is killed unless it had ended too (in the same instant, under load)
+    assert report["reproduced"] in (1, 2) and report["outcomes"]["fail"] == report["reproduced"], report
+    assert report["runs"] < 100 and report["outcomes"]["pass"] == report["runs"] - report["reproduced"]
 
 
 HANG = '''
