@@ -203,10 +203,12 @@ def test_end_to_end_flaky_xdist(tmp_path: Path) -> None:
         if proc.returncode == 1:
             break
     assert proc.returncode == 1, proc.stdout.decode()[-1000:]
-    verdict = _bisect_json(suite, XDIST_VICTIM, SAMPLE_POLLUTION_RATE="0.5")
+    # forks from the first run: what is tested here is the xdist worker's order, not the mode
+    verdict = _bisect_json(suite, XDIST_VICTIM, "--fork-server", SAMPLE_POLLUTION_RATE="0.5")
     assert verdict["verdict"] == "polluter", verdict
     assert verdict["culprits"] == [XDIST_POLLUTER], verdict
     assert verdict["confidence"] >= 0.99, verdict
+    assert verdict["runs_by_mode"]["fresh"] == 0, verdict
 
 
 def test_signature_same_for_every_traceback_style(tmp_path: Path) -> None:
