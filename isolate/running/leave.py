@@ -9,9 +9,10 @@ for as long as that runs) and leaves with ``os._exit``:
 * without joining the threads its tests left running: a non-daemon thread (a server, an
   executor's worker, a ``threading.Timer``) would otherwise hold the process, and the hunt's
   run, until it ends or the run's timeout kills it;
-* without the interpreter's teardown, and (pytest) without the session's end: its terminal
-  summary and the plugins' ``pytest_sessionfinish``, where hypothesis's plugin, for one, imports
-  all of hypothesis in every run (about a second).
+* without the interpreter's teardown, and (pytest, isolate.running.pytest_child) without the
+  session's report: it leaves at the end of ``pytest_sessionfinish``, before the terminal
+  summary, where hypothesis's plugin, for one, imports all of hypothesis in every run (about a
+  second).
 
 Fixtures are torn down before: a pytest session's fixtures with the last item, a stestr class's
 and module's by the runner of the list.

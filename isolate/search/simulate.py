@@ -411,13 +411,14 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
     def cost(included: frozenset[int], k: int) -> float:
         return run_cost(problem, included) + (k - 1) * problem.victim_duration
 
-    def note(what: str, before: float, count: int) -> None:
+    def note(what: str, seconds: float, made: int) -> None:
         if trace is not None:
-            trace.append((what, wall - before, len(runs) - count))
+            trace.append((what, seconds, made))
 
-    def run(included: frozenset[int], k: int, times: int, until_failure: bool) -> None:
-        """One list `times` times, in waves of `batch`."""
+    def run(included: frozenset[int], k: int, times: int, until_failure: bool, what: str) -> None:
+        """One list `times` times, in waves of `batch`, for `what` (the trace's name)."""
         nonlocal wall
+        before = len(runs)
         done = 0
         for _ in range(times):
             runs.append((included, executions(truth, included, k, rng)))
@@ -428,14 +429,18 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         if until_failure:
             for _ in range(min(times, waves * batch) - done):  # the rest of the wave, in flight
                 runs.append((included, executions(truth, included, k, rng)))
-        wall += waves * cost(included, k)
+        seconds = waves * cost(included, k)
+        wall += seconds
+        note(what, seconds, len(runs) - before)
 
-    def run_all(lists: Sequence[tuple[Sequence[int], int]], k: int) -> None:
+    def run_all(lists: Sequence[tuple[Sequence[int], int]], k: int, what: str) -> None:
         """Several lists at once, every run of each (simulate_batch's schedule)."""
         nonlocal wall
         for included, times in lists:
             runs.extend((frozenset(included), executions(truth, frozenset(included), k, rng)) for _ in range(times))
-        wall += makespan([cost(frozenset(s), k) for s, _ in lists], [r for _, r in lists], batch)
+        seconds = makespan([cost(frozenset(s), k) for s, _ in lists], [r for _, r in lists], batch)
+        wall += seconds
+        note(what, seconds, sum(r for _, r in lists))
 
     alone = frozenset[int]()
     # the hunt's default per-run timeout, halved (isolate.hunt.loop: 10x a run of the whole list)
@@ -457,9 +462,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
 
         reproduced = any("r" in e for _, e in runs)  # at any execution (runs ahead execute K), as the hunt reads it
         while left := check_next(by_alone(), batch, reproduced):
-            before, count = wall, len(runs)
-            run(alone, k, left, False)
-            note("check", before, count)
+            run(alone, k, left, False, "check")
         made = [e for _, e in runs[single:] if len(e) > 1]
         checked = by_alone()
         state, _ = stance(made, checked)
@@ -521,17 +524,14 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 used, off, executing = 1, True, 1
                 continue
             if state == HOLD:
-                before, count = wall, len(runs)
-                run(alone, used, batch, False)
-                note("hold", before, count)
+                run(alone, used, batch, False, "hold")
                 continue
             break
-        before, count = wall, len(runs)
         if step.alongside:
-            run_all(step.lists(), max(used, executing, step.executions))
+            run_all(step.lists(), max(used, executing, step.executions), step.reason)
         else:
-            run(frozenset(step.included), max(used, executing, step.executions), step.runs, step.until_failure)
-        note(step.reason, before, count)
+            run(frozenset(step.included), max(used, executing, step.executions), step.runs, step.until_failure,
+                step.reason)
     culprits = frozenset(step.culprits)
     seconds = sum(cost(inc, len(e)) for inc, e in runs)
     return RepeatTrial(Trial(step.kind, culprits, step.confidence, judge(truth, step.kind, culprits), len(runs),
