@@ -24,6 +24,7 @@ from typing import BinaryIO
 import pytest
 
 from isolate.orders.pytest_replay import MAIN, RECORD_SUFFIX, record_path, worker_tag
+from isolate.orders.stream_writer import StreamWriter
 
 _DEST = "isolate_record"
 _WORKERINPUT_KEY = "isolate_record_dir"
@@ -176,13 +177,12 @@ def verdict(phases: Sequence[Phase]) -> tuple[str, str]:
 class Recorder:
     """Writes one process's tests to its subunit v2 file as they start and finish.
 
-    `StreamResultToBytes` flushes after every packet, so what a crash leaves on disk ends
-    with the `inprogress` event of the test that was running.
+    The writer (isolate.orders.stream_writer, the bytes subunit's own writer makes, without
+    importing subunit and testtools in every replay) flushes after every packet, so what a crash
+    leaves on disk ends with the `inprogress` event of the test that was running.
     """
 
     def __init__(self, path: Path, name: str) -> None:
-        import subunit  # only when recording: plain pytest runs never pay for the import
-
         self.path = path
         self.tags = frozenset({worker_tag(name)})
         try:
@@ -191,7 +191,7 @@ class Recorder:
             raise pytest.UsageError(
                 f"--isolate-record cannot write {path} ({error.strerror or error}); pass a writable directory"
             ) from None
-        self._out = subunit.StreamResultToBytes(self._fp)
+        self._out = StreamWriter(self._fp)
         self._phases: dict[str, list[Phase]] = {}
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:

@@ -30,7 +30,8 @@ What it does, and why:
   judges the target from the stream. It leaves with :func:`isolate.running.leave.leave`: threads
   the tests left running do not keep it (or the hunt) waiting.
 
-Only the stdlib, subunit and testtools are imported here: this runs under the project's Python.
+Only the stdlib and isolate's own stdlib-only modules are imported here (subunit and testtools
+when the tests use testtools): this runs under the project's Python.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Union
 
+from isolate.orders.stream_writer import StreamWriter
 from isolate.running.leave import leave
+from isolate.running.stream_result import StreamResult
 
 EXIT_LIST_ERROR = 3
 DEFAULT_PATTERN = "test*.py"
@@ -322,12 +325,20 @@ def _import_error(name: str, test_id: str) -> ListError:
 
 def run_cases(cases: Sequence[Step], stream: IO[bytes]) -> None:
     """Run ``cases`` in order, reporting subunit v2 to ``stream`` the way stestr's runner does.
-    An ``import:`` entry whose module fails to import raises ListError."""
-    from subunit import StreamResultToBytes
-    from subunit.test_results import AutoTimingTestResultDecorator
-    from testtools import ExtendedToStreamDecorator
+    An ``import:`` entry whose module fails to import raises ListError.
 
-    result = AutoTimingTestResultDecorator(ExtendedToStreamDecorator(StreamResultToBytes(stream)))
+    Tests that use testtools (imported by the time their modules are) report through testtools'
+    result, as under stestr; the others through :mod:`isolate.running.stream_result`, which
+    writes the same events without importing subunit and testtools."""
+    result: unittest.TestResult
+    if "testtools" in sys.modules:
+        from subunit import StreamResultToBytes
+        from subunit.test_results import AutoTimingTestResultDecorator
+        from testtools import ExtendedToStreamDecorator
+
+        result = AutoTimingTestResultDecorator(ExtendedToStreamDecorator(StreamResultToBytes(stream)))
+    else:
+        result = StreamResult(StreamWriter(stream))
     suite = unittest.TestSuite(list(cases))
     result.startTestRun()
     try:

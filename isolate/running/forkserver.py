@@ -3,11 +3,11 @@
 Per-run start-up (interpreter, site, subunit/testtools imports) dominates the cost of short
 lists, and a hunt runs thousands of them. The server is started exactly like a fresh run would be
 (same interpreter, cwd, testr wrapper and environment), imports isolate's runner with subunit and
-testtools, and forks one child per repetition. Each child starts a new session (so a timeout can
-kill its whole process group), redirects its output to its own files, points ``TMPDIR`` at its
-own directory, then imports the list's test modules *itself*, runs the list with
-:func:`isolate.running.child.run_cases` and leaves as a fresh process does (:mod:`isolate.running.leave`:
-``atexit`` handlers, then ``os._exit``).
+testtools (a pytest server: pytest), and forks one child per repetition. Each child starts a new
+session (so a timeout can kill its whole process group), redirects its output to its own files,
+points ``TMPDIR`` at its own directory, then imports the list's test modules *itself*, runs the
+list with :func:`isolate.running.child.run_cases` and leaves as a fresh process does
+(:mod:`isolate.running.leave`: ``atexit`` handlers, then ``os._exit``).
 
 Test modules are imported in the child, not the server, on purpose: module-level state such as
 ``random.Random(os.urandom(16))`` or a cache filled at import must be fresh in every repetition,
@@ -198,15 +198,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pytest", action="store_true", help="children run pytest.main")
     parser.add_argument("runner_args", nargs=argparse.REMAINDER)
     opts = parser.parse_args(argv)
-    import subunit.test_results  # noqa: F401 - imported once here, not in every child
-    import testtools  # noqa: F401
-
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(opts.socket)
     index = None
     if opts.pytest:
         import pytest  # noqa: F401 - the start-up every child would pay
     else:
+        # Imported once here, not in every child; so children report through testtools (the
+        # same events a fresh run of tests that do not use it writes without it: child.run_cases).
+        import subunit.test_results  # noqa: F401
+        import testtools  # noqa: F401
+
         index = TestIndex(parse_runner_args(opts.runner_args))
     if index is not None and opts.preload:
         for test_id in read_ids(opts.preload):
