@@ -14,9 +14,10 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 FAILING = frozenset({"fail", "uxsuccess"})
+FINAL = frozenset({"success", "fail", "skip", "xfail", "uxsuccess"})
 
 _OUTCOMES = {
     b"success": "success",
@@ -272,7 +273,32 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
         ))
         count += 1
 
-    result = testtools.StreamToDict(on_test)  # type: ignore[arg-type]
+    to_dict = testtools.StreamToDict(on_test)  # type: ignore[arg-type]
+    ended: dict[str, bool] = {}  # a test that started: whether its last execution has ended
+
+    class FurtherErrorsDropped(testtools.StreamResult):
+        """unittest reports an error in a test and another in its tearDown or cleanups as two
+        failures; the second would read as another run of the test. Events of a test that ended,
+        before it starts again (``inprogress``), are dropped (as isolate.running.judge does)."""
+
+        def startTestRun(self) -> None:
+            to_dict.startTestRun()
+
+        def stopTestRun(self) -> None:
+            to_dict.stopTestRun()
+
+        def status(self, **kw: Any) -> None:  # type: ignore[override]
+            test_id, status = kw.get("test_id"), kw.get("test_status")
+            if test_id is not None and status != "exists":
+                if status == "inprogress":
+                    ended[test_id] = False
+                elif ended.get(test_id):
+                    return
+                elif status in FINAL and test_id in ended:
+                    ended[test_id] = True
+            to_dict.status(**kw)
+
+    result = FurtherErrorsDropped()
     result.startTestRun()
     try:
         subunit.ByteStreamToStreamResult(fp, non_subunit_name="stdout").run(result)

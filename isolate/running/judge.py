@@ -80,7 +80,15 @@ class _Occurrence:
 
 
 def read_stream(path: Path) -> list[_Occurrence]:
-    """Every test occurrence in a subunit v2 file, in stream order (repeats kept apart)."""
+    """Every test occurrence in a subunit v2 file, in stream order (repeats kept apart).
+
+    A test can end more than once: unittest reports an error in the test and another in its
+    ``tearDown`` or cleanups as two failures, each with its traceback and a ``fail`` (testtools
+    and stestr's runner write both; a testtools ``TestCase`` reports them at once, as
+    ``traceback`` and ``traceback-1``). Events of a test that come right after it ended, with no
+    ``inprogress`` before them, are left out: the occurrence stays as its first failure left it,
+    whose traceback is the test's own error (and the one a stored run's first record of the test
+    keeps). Only ``inprogress`` starts another execution (the victim repeated)."""
     from subunit import ByteStreamToStreamResult
     from testtools import StreamResult
 
@@ -94,6 +102,8 @@ def read_stream(path: Path) -> list[_Occurrence]:
             if test_id is None or test_status == "exists":
                 return
             occ = open_by_id.get(test_id)
+            if occ is None and test_status != "inprogress" and occurrences and occurrences[-1].test_id == test_id:
+                return  # a further error of the test that just ended (docstring)
             if occ is None or test_status == "inprogress" and occ.status != "inprogress":
                 occ = open_by_id[test_id] = _Occurrence(test_id)
                 occurrences.append(occ)

@@ -248,3 +248,35 @@ def test_stream_reader_survives_truncation_and_corruption(which: str, cut: int, 
             assert got[-1][1] == "fail" and warnings, "only the test cut mid-way may differ: failed, with a warning"
         if len(data) == len(full):
             assert got == written and warnings == []
+
+
+class _Twice(unittest.TestCase):
+    """A plain unittest test that fails in the test and again in tearDown: unittest reports two
+    failures of one test."""
+
+    __test__ = False
+
+    def test_twice(self) -> None:
+        raise ValueError("in the test")
+
+    def tearDown(self) -> None:
+        raise OSError("in tearDown")
+
+    def test_after(self) -> None:
+        self.addCleanup(lambda: None)
+
+
+def test_v2_a_test_that_failed_twice_is_one_record() -> None:
+    from subunit.test_results import AutoTimingTestResultDecorator
+
+    out = io.BytesIO()
+    result = AutoTimingTestResultDecorator(testtools.ExtendedToStreamDecorator(subunit.StreamResultToBytes(out)))
+    suite = unittest.TestSuite([_Twice("test_twice"), _Twice("test_after"), _Twice("test_twice")])
+    result.startTestRun()
+    suite.run(result)
+    result.stopTestRun()
+    records, warnings = mine(out.getvalue())
+    assert [(r.id.rsplit(".", 1)[1], r.status) for r in records] == [
+        ("test_twice", "fail"), ("test_after", "fail"), ("test_twice", "fail")]
+    assert "ValueError: in the test" in records[0].details and "OSError" not in records[0].details
+    assert warnings == []

@@ -195,3 +195,44 @@ def test_named_modules_instead_of_discover(suite: Path) -> None:
     ids = ["gen.tests.test_b.Second.test_c", A + "First.test_a"]
     code, pairs, _ = run_child(suite, ids, runner_args=("gen.tests.test_a", "gen.tests.test_b"))
     assert code == 0 and [p[0] for p in pairs] == ids
+
+
+TWICE = '''
+import unittest
+{imports}
+
+
+class Twice({base}):
+    def test_twice(self):
+        raise ValueError("in the test")
+
+    def tearDown(self):
+        super().tearDown()
+        raise OSError("in tearDown")
+
+    def test_ok_body(self):
+        pass
+
+
+class Other(unittest.TestCase):
+    def test_ok(self):
+        pass
+'''
+
+
+@pytest.mark.parametrize("base", ["unittest.TestCase", "testtools.TestCase"])
+def test_a_test_that_fails_twice_is_one_failed_occurrence(suite: Path, base: str) -> None:
+    # unittest reports the test's error and its tearDown's as two failures of the same test
+    (suite / "gen" / "tests" / "test_twice.py").write_text(
+        TWICE.format(base=base, imports="import testtools" if "testtools" in base else ""))
+    t = "gen.tests.test_twice."
+    ids = [t + "Twice.test_twice", t + "Other.test_ok", t + "Twice.test_ok_body", t + "Twice.test_twice",
+           t + "Twice.test_twice"]
+    code, pairs, error = run_child(suite, ids)
+    assert (code, error) == (0, "")
+    assert pairs == [(ids[0], "fail"), (ids[1], "success"), (ids[2], "fail"), (ids[3], "fail"), (ids[4], "fail")]
+    occurrences = read_stream(suite.parent / "work" / "stream.subunit")
+    text = "".join(occurrences[0].text(name) for name in sorted(occurrences[0].files))
+    assert "ValueError: in the test" in text
+    # the tearDown's error is kept where the runner reported both at once (testtools' traceback-1)
+    assert ("OSError: in tearDown" in text) == ("testtools" in base)
