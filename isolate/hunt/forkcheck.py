@@ -15,9 +15,10 @@ server that does not start, fails the check outright.
 What it can and cannot see: a victim whose outcome depends on what the fork server shares
 (the str hash seed, the interpreter's start-up) typically behaves the same in every fork child,
 so it fails always or never there; against a few fresh runs that failed and passed otherwise,
-that shows: with FORK_RUNS forks per list, any CHECK_AFTER fresh runs that all failed against
-forks that all passed (or the reverse) give p < ALPHA / 2, however they fall on the lists (the
-worst is one list: 4 of 4 against 0 of 12, p = 1/C(16, 4) = 5.5e-04). A small change of a rare
+that shows: the lists compared hold at least 4 fresh runs (CHECK_AFTER of them in all; at worst
+MAX_LISTS lists of one run each), and with FORK_RUNS forks per list any 4 or more fresh runs that
+all failed against forks that all passed (or the reverse) give p < ALPHA / 2, however they fall
+on the lists (the worst is one list: 4 of 4 against 0 of 12, p = 1/C(16, 4) = 5.5e-04). A small change of a rare
 failure's rate (1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
 
 The decision is stored in `fork-check.json`, so a resumed hunt does not check again; the
@@ -30,6 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import os
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -41,11 +43,18 @@ from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.runs import DiskFull, run_journaled
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
 
-CHECK_AFTER = 4  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
+CHECK_AFTER = 24  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 # ...for a pytest project. The check's runs are a price paid once for cheaper runs after
-# it; a hunt that ends first has paid it for nothing (rent or buy). A stestr fork run is 7-22x
-# cheaper than a fresh one, so the check's 4 x 12 fork runs cost about 4 fresh ones (CHECK_AFTER);
-# a pytest fork run only ~2.3x (a child still loads conftest files, plugins and test modules:
+# it; a hunt that ends first has paid it for nothing (rent or buy). A stestr fork run is 3-9x
+# cheaper than a fresh one since fresh runs stopped importing subunit and testtools (0.0094 vs
+# 0.082 s on one test, 0.037 vs 0.115 s on 78: docs/benchmarks.md, "Writing the stream without
+# subunit and testtools"; 7-22x before), so the check's 4 x 12 fork runs cost about 5-16 fresh
+# ones; and they are evidence, so runs of a long list failing at the victim's own rate can make
+# a hunt that was about to end go on (the seed scenario: after 4 fresh runs the check made the
+# default hunts 50-186 runs long and 0.37x the manual recipe's seconds; with no fork server they
+# took 14-62 runs, 0.16x). After 24 runs, most short hunts never check (the seed's: 0.17x), and
+# a long one loses 20 runs' difference, about a second and a half on short lists.
+# A pytest fork run only ~2.3x (a child still loads conftest files, plugins and test modules:
 # docs/benchmarks.md, "The pytest fork server"), so they cost about 48 / 2.3 = 21 fresh runs.
 # Checking after 21 (when the runs so far cost what the check will) made the pytest hunts of the
 # real suites (docs/real_suites.md), most of which end within 10-30 runs, 1.9-3.6x dearer; after
@@ -66,8 +75,18 @@ class Tally:
     fork: tuple[int, int, int] = (0, 0, 0)
 
 
+CHECK_AFTER_VARIABLE = "ISOLATE_FORK_CHECK_AFTER"  # overrides both, e.g. to check a short hunt (tests)
+
+
 def check_after(kind: str) -> int:
-    """Fresh runs that are evidence before the check, for a project of this kind."""
+    """Fresh runs that are evidence before the check, for a project of this kind, unless the
+    environment's ISOLATE_FORK_CHECK_AFTER says otherwise."""
+    value = os.environ.get(CHECK_AFTER_VARIABLE, "").strip()
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            raise UserError(f"{CHECK_AFTER_VARIABLE}={value!r} is not a number of runs; fix: set it to a "
+                            f"whole number such as {CHECK_AFTER}, or unset it")
+        return int(value)
     return CHECK_AFTER_PYTEST if kind == "pytest" else CHECK_AFTER
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import isolate, stestr_run
-from isolate.hunt.forkcheck import CHECK_AFTER, FORK_RUNS, Tally, fresh_tallies, judge, stratified_p
+from isolate.hunt.forkcheck import CHECK_AFTER, CHECK_AFTER_VARIABLE, FORK_RUNS, MAX_LISTS, Tally, fresh_tallies, judge, stratified_p
 from isolate.hunt.journal import Entry, parse_entry
 from test_loop import DETERMINISTIC, recorded
 
@@ -74,6 +77,13 @@ class CacheTest(unittest.TestCase):
 }
 
 
+@pytest.fixture(autouse=True)
+def check_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These hunts are short (a default hunt ends before CHECK_AFTER fresh runs and never checks):
+    the check's mechanics are what is tested, after 4 runs (CHECK_AFTER until 2026-11-27)."""
+    monkeypatch.setenv(CHECK_AFTER_VARIABLE, "4")
+
+
 def hash_suite(tmp_path: Path) -> Path:
     """The suite, with a stored stestr run in which the victim failed (it always does there)."""
     suite = tmp_path / "tokencache_suite"
@@ -106,7 +116,7 @@ def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(
     checks = [e for e in journal(suite, victim) if e.phase == "fork-check"]
     assert checks and all(e.mode == "fork" for e in checks)
     fresh = [e for e in journal(suite, victim) if e.mode is None]
-    assert len(fresh) >= CHECK_AFTER and all(e.phase is None for e in fresh)
+    assert len(fresh) >= int(os.environ[CHECK_AFTER_VARIABLE]) and all(e.phase is None for e in fresh)
 
     resumed = isolate(suite, "bisect", victim, "--max-runs", "1000")
     assert resumed.returncode == 0, resumed.stderr
@@ -161,6 +171,22 @@ def test_a_victim_that_depends_on_the_hash_seed_keeps_the_hunt_fresh(tmp_path: P
     assert [e for e in journal(suite, HASH_VICTIM) if e.mode == "fork"] == forked
 
 
+def test_by_default_a_short_hunt_ends_before_the_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CHECK_AFTER_VARIABLE)
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["runs"] < CHECK_AFTER and "fork check" not in proc.stderr
+    assert verdict["mode"] == f"fresh (automatic: the fork check comes after {CHECK_AFTER} runs that are evidence)"
+    assert all(e.mode is None for e in journal(suite, victim))
+    for bad in ("0", "many"):
+        proc = isolate(suite, "bisect", victim, "--max-runs", "500", ISOLATE_FORK_CHECK_AFTER=bad)
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert f"ISOLATE_FORK_CHECK_AFTER='{bad}' is not a number of runs; fix:" in proc.stderr
+
+
 def test_no_fork_server_and_manual_stay_fresh(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
@@ -192,10 +218,11 @@ def test_judge_and_tallies() -> None:
     assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",)}, {"a"}) == [Tally(1, (1, 0, 1))]
     agree, summary, _ = judge([Tally(0, (4, 2, 0), (12, 5, 0))])
     assert agree and summary.startswith("fork (checked: reproduced 2/4 fresh vs 5/12 fork")
-    # any CHECK_AFTER fresh runs all failing against FORK_RUNS forks per list all passing is a
-    # mismatch, however spread; and the reverse
+    # any 4 fresh runs (the fewest the compared lists hold: CHECK_AFTER runs, at worst MAX_LISTS
+    # lists of one) all failing against FORK_RUNS forks per list all passing is a mismatch,
+    # however spread; and the reverse
     for spread in ([4], [3, 1], [2, 2], [2, 1, 1], [1, 1, 1, 1]):
-        assert sum(spread) == CHECK_AFTER
+        assert sum(spread) == MAX_LISTS <= CHECK_AFTER
         assert not judge([Tally(i, (n, n, 0), (FORK_RUNS, 0, 0)) for i, n in enumerate(spread)])[0], spread
         assert not judge([Tally(i, (n, 0, 0), (FORK_RUNS, FORK_RUNS, 0)) for i, n in enumerate(spread)])[0], spread
     agree, summary, ps = judge([Tally(0, (4, 4, 0), (12, 0, 0)), Tally(1, (2, 2, 0), (10, 1, 0))])
