@@ -18,8 +18,9 @@ so it fails always or never there; against a few fresh runs that failed and pass
 that shows: the lists compared hold at least 4 fresh runs (CHECK_AFTER of them in all; at worst
 MAX_LISTS lists of one run each), and with FORK_RUNS forks per list any 4 or more fresh runs that
 all failed against forks that all passed (or the reverse) give p < ALPHA / 2, however they fall
-on the lists (the worst is one list: 4 of 4 against 0 of 12, p = 1/C(16, 4) = 5.5e-04). A small change of a rare
-failure's rate (1/30 against 1/15) cannot be told on a few runs; nothing cheap can.
+on the lists (the worst is one list: 4 of 4 against 0 of 12, p = 1/C(16, 4) = 5.5e-04). A small
+change of a rare failure's rate (1/30 against 1/15) cannot be told on a few runs; nothing cheap
+can.
 
 The decision is stored in `fork-check.json`, so a resumed hunt does not check again; the
 check's runs are journaled with phase "fork-check" and mode "fork", and count as evidence once
