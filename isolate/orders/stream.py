@@ -274,12 +274,10 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
         count += 1
 
     to_dict = testtools.StreamToDict(on_test)  # type: ignore[arg-type]
-    ended: dict[str, bool] = {}  # a test that started: whether its last execution has ended
+    after_end = AfterEnd()
 
     class FurtherErrorsDropped(testtools.StreamResult):
-        """unittest reports an error in a test and another in its tearDown or cleanups as two
-        failures; the second would read as another run of the test. Events of a test that ended,
-        before it starts again (``inprogress``), are dropped (as isolate.running.judge does)."""
+        """StreamToDict without the events AfterEnd drops."""
 
         def startTestRun(self) -> None:
             to_dict.startTestRun()
@@ -288,15 +286,8 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
             to_dict.stopTestRun()
 
         def status(self, **kw: Any) -> None:  # type: ignore[override]
-            test_id, status = kw.get("test_id"), kw.get("test_status")
-            if test_id is not None and status != "exists":
-                if status == "inprogress":
-                    ended[test_id] = False
-                elif ended.get(test_id):
-                    return
-                elif status in FINAL and test_id in ended:
-                    ended[test_id] = True
-            to_dict.status(**kw)
+            if not after_end.drops(kw.get("test_id"), kw.get("test_status")):
+                to_dict.status(**kw)
 
     result = FurtherErrorsDropped()
     result.startTestRun()
@@ -305,6 +296,32 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
     finally:
         result.stopTestRun()
     return count
+
+
+class AfterEnd:
+    """Which v2 events come after a test ended and before it starts again: unittest reports an
+    error in a test and another in its tearDown or cleanups as two failures (testtools and
+    stestr's runner write both), and the second would read as another run of the test. Such
+    events are dropped, so the test's run stays as its first failure left it; only
+    ``inprogress`` starts another run (the victim repeated). Ids that never start (a class or
+    module fixture's ``setUpClass (pkg.mod.Class)``) are never dropped. The stored-run reader
+    here and the judge of a new run (isolate.running.judge) read streams with it."""
+
+    def __init__(self) -> None:
+        self._ended: dict[str, bool] = {}  # a test that started: whether its last run has ended
+
+    def drops(self, test_id: str | None, status: str | None) -> bool:
+        """Whether this event is one to drop; it is noted either way."""
+        if test_id is None or status == "exists":
+            return False
+        if status == "inprogress":
+            self._ended[test_id] = False
+            return False
+        if self._ended.get(test_id):
+            return True
+        if status in FINAL and test_id in self._ended:
+            self._ended[test_id] = True
+        return False
 
 
 def _iso(stamp: object) -> str | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from isolate.orders.stream import FINAL, AfterEnd
 from isolate.running.signature import signature_from_traceback, signatures_match
 
 FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
@@ -25,7 +26,6 @@ _FIXTURE_RE = re.compile(
     r"doModuleCleanups) \((?P<owner>.+)\)$"
 )
 _PARSER_ID = "subunit.parser"
-_FINAL = {"success", "fail", "skip", "xfail", "uxsuccess"}
 
 
 @dataclass(frozen=True)
@@ -83,27 +83,24 @@ def read_stream(path: Path) -> list[_Occurrence]:
     """Every test occurrence in a subunit v2 file, in stream order (repeats kept apart).
 
     A test can end more than once: unittest reports an error in the test and another in its
-    ``tearDown`` or cleanups as two failures, each with its traceback and a ``fail`` (testtools
-    and stestr's runner write both; a testtools ``TestCase`` reports them at once, as
-    ``traceback`` and ``traceback-1``). Events of a test that come right after it ended, with no
-    ``inprogress`` before them, are left out: the occurrence stays as its first failure left it,
-    whose traceback is the test's own error (and the one a stored run's first record of the test
-    keeps). Only ``inprogress`` starts another execution (the victim repeated)."""
+    ``tearDown`` or cleanups as two failures (a testtools ``TestCase`` reports them at once, as
+    ``traceback`` and ``traceback-1``). The events after the first are dropped
+    (isolate.orders.stream.AfterEnd, as for stored runs): the occurrence keeps the test's own
+    error, and only ``inprogress`` starts another execution (the victim repeated)."""
     from subunit import ByteStreamToStreamResult
     from testtools import StreamResult
 
     occurrences: list[_Occurrence] = []
     open_by_id: dict[str, _Occurrence] = {}
+    after_end = AfterEnd()
 
     class Recorder(StreamResult):
         def status(  # type: ignore[override]  # testtools passes everything by keyword
             self, test_id: str | None = None, test_status: str | None = None, **kw: Any
         ) -> None:
-            if test_id is None or test_status == "exists":
+            if test_id is None or test_status == "exists" or after_end.drops(test_id, test_status):
                 return
             occ = open_by_id.get(test_id)
-            if occ is None and test_status != "inprogress" and occurrences and occurrences[-1].test_id == test_id:
-                return  # a further error of the test that just ended (docstring)
             if occ is None or test_status == "inprogress" and occ.status != "inprogress":
                 occ = open_by_id[test_id] = _Occurrence(test_id)
                 occurrences.append(occ)
@@ -111,7 +108,7 @@ def read_stream(path: Path) -> list[_Occurrence]:
                 occ.files.setdefault(kw["file_name"], bytearray()).extend(kw["file_bytes"])
             if test_status and test_status != "inprogress":
                 occ.status = test_status
-                if test_status in _FINAL:
+                if test_status in FINAL:
                     open_by_id.pop(test_id, None)
 
     with open(path, "rb") as stream:
@@ -160,7 +157,7 @@ def judge(
                            f"the list has {want!r}; the runner did not keep the list's order",
                            ran=ran)
     mine = [o for o in tests if o.test_id == target]
-    finished = [o for o in mine if o.status in _FINAL]
+    finished = [o for o in mine if o.status in FINAL]
     if finished:  # every execution finished, or one reproduced the failure before a crash or hang
         judged = _executions(outcome, finished)
         if len(finished) == ids.count(target) or judged.reproduced:
