@@ -88,6 +88,7 @@ def create_hunt(
     With `force`, an earlier hunt's runs and steps are moved into `replaced-<time>/`, never
     deleted. The caller holds the hunt's lock (see hunt_dir)."""
     path = hunt_dir(root, victim)
+    settings = {"victim": victim, "source": source}
     if (path / "hunt.json").exists() and not force:
         journal = path / "journal.jsonl"
         runs = _count_lines(journal)
@@ -97,10 +98,14 @@ def create_hunt(
                 f"a hunt for {victim} with {runs} runs already exists in {path};"
                 f" continue it with 'isolate bisect {shlex.quote(victim)}', or pass --force to start over"
             )
+        differs = _differs(path, order, failure, source)
+        if differs:  # an extract of another run or worker would replace the recorded failure and order
+            raise UserError(f"a hunt for {victim} already exists in {path}, extracted with {differs} other than"
+                            f" these; continue it with 'isolate bisect {shlex.quote(victim)}', or pass --force"
+                            " to replace it (the old files are kept in replaced-<time>/)")
     make_hunt_dir(path)
     if force:
         _set_aside(path)
-    settings = {"victim": victim, "source": source}
     write_atomic(path / "order.txt", list_text(order))
     write_atomic(path / "failure.txt", failure)
     write_atomic(path / "step-000.txt", list_text(order))
@@ -133,7 +138,8 @@ def make_hunt_dir(path: Path) -> None:
 def _set_aside(path: Path) -> None:
     """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
     old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
-                                                          "reproducer.txt", FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO)
+                                                          "reproducer.txt", FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO,
+                                                          "order.txt", "failure.txt", "durations.json", "hunt.json")
                                                           if (path / n).exists())]
     if not old:
         return
@@ -141,6 +147,22 @@ def _set_aside(path: Path) -> None:
     aside.mkdir()
     for item in old:
         item.rename(aside / item.name)
+
+
+def _differs(path: Path, order: tuple[str, ...], failure: str, source: dict[str, Any]) -> str:
+    """What of an existing hunt without runs a new extract would change: "" when it would write
+    the same order, recorded failure and source (extracting the same run again), else their names."""
+    changed = []
+    try:
+        if (path / "order.txt").read_text(encoding="utf8") != list_text(order):
+            changed.append("an order")
+        if (path / "failure.txt").read_text(encoding="utf8") != failure:
+            changed.append("a recorded failure")
+        if json.loads((path / "hunt.json").read_text(encoding="utf8")).get("source") != source:
+            changed.append("a source")
+    except (OSError, ValueError, AttributeError):
+        return "files"  # missing or unreadable: not the same hunt for sure
+    return " and ".join(changed)
 
 
 def _count_lines(path: Path) -> int:

@@ -232,6 +232,25 @@ def test_existing_hunt_with_runs_is_kept(polluted: Path, tmp_path: Path) -> None
     assert not journal.exists()
 
 
+def test_existing_hunt_is_not_replaced_by_another_run_without_force(polluted: Path, tmp_path: Path) -> None:
+    """A hunt without runs used to be overwritten by any extract: the order and the recorded
+    failure of another run (one where the victim passed) replaced them, and the traceback was lost."""
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    assert run([tool("stestr"), "run", "--serial", victim.rsplit(".", 2)[0]], suite).returncode == 0
+    assert isolate(suite, "extract", "--run", "0").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(victim)
+    before = {n: (hunt / n).read_text() for n in ("order.txt", "failure.txt", "hunt.json", "step-000.txt")}
+    assert before["failure.txt"].strip()
+    assert isolate(suite, "extract", "--run", "0").returncode == 0  # the same run again changes nothing
+    assert {n: (hunt / n).read_text() for n in before} == before
+    assert_user_error(isolate(suite, "extract", "--run", "1", "--test", victim), "already exists", "--force")
+    assert {n: (hunt / n).read_text() for n in before} == before
+    assert isolate(suite, "extract", "--run", "1", "--test", victim, "--force").returncode == 0
+    [aside] = hunt.glob("replaced-*")
+    assert {n: (aside / n).read_text() for n in before} == before
+
+
 # -- bad input: one line, exit 2, no traceback -----------------------------------------------
 
 
