@@ -22,11 +22,13 @@ LOCK = "lock"
 
 @dataclass(frozen=True)
 class Holder:
-    """Who holds a lock: pid, host and boot id, and whether that process still runs."""
+    """Who holds a lock: pid, host, boot id and the process's start time (clock ticks after boot,
+    "" in a lock written before it was kept), and whether that process still runs."""
 
     pid: int
     host: str
     boot: str
+    start: str = ""
 
     @property
     def here(self) -> bool:
@@ -34,10 +36,18 @@ class Holder:
 
     @property
     def alive(self) -> bool:
-        """Running now (on another host: assumed running, since it cannot be checked from here)."""
+        """Running now (on another host: assumed running, since it cannot be checked from here).
+        A pid reused by another process after the holder died (kill -9) is told by its start
+        time or, in a lock without one, by its command line not naming isolate."""
         if not self.here:
             return bool(self.pid)
-        return bool(self.pid) and self.boot == _boot_id() and process_exists(self.pid)
+        if not (self.pid and self.boot == _boot_id() and process_exists(self.pid)):
+            return False
+        started = _start_time(self.pid)
+        if self.start not in ("", "-") and started:
+            return self.start == started
+        command = _command_line(self.pid)
+        return command is None or "isolate" in command
 
 
 def holder(directory: Path) -> Holder | None:
@@ -53,7 +63,7 @@ def holder(directory: Path) -> Holder | None:
         pid = int(words[0]) if words else 0
     except ValueError:
         pid = 0
-    return Holder(pid, *(words[1:3] + ["", ""])[:2])
+    return Holder(pid, *(words[1:4] + ["", "", ""])[:3])
 
 
 class Lock:
@@ -70,7 +80,7 @@ class Lock:
         self.warn = warn
 
     def __enter__(self) -> Lock:
-        me = f"{os.getpid()} {socket.gethostname()} {_boot_id()}\n"
+        me = f"{os.getpid()} {socket.gethostname()} {_boot_id()} {_start_time(os.getpid()) or '-'}\n"
         for _ in range(2):
             try:
                 fd, tmp = tempfile.mkstemp(prefix=".lock.", dir=self.directory)
@@ -108,6 +118,25 @@ class Lock:
 
     def __exit__(self, *exc: object) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def _start_time(pid: int) -> str:
+    """When the process started, in clock ticks after boot (/proc/PID/stat, field 22); "" where
+    that cannot be read."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf8", errors="replace")
+    except OSError:
+        return ""
+    fields = stat.rsplit(")", 1)[-1].split()  # after the command name, which may hold spaces
+    return fields[19] if len(fields) > 19 else ""
+
+
+def _command_line(pid: int) -> str | None:
+    """The process's command line, or None where it cannot be read."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf8", "replace")
+    except OSError:
+        return None
 
 
 def _boot_id() -> str:

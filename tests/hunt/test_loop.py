@@ -228,9 +228,35 @@ def test_live_lock_refuses_a_second_hunt(tmp_path: Path) -> None:
     import socket
 
     boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot}\n")
+    start = Path(f"/proc/{os.getppid()}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot} {start}\n")
     assert_user_error(isolate(suite, "bisect", victim), "already running", f"pid {os.getppid()}")
     assert (hunt / "lock").exists()
+
+
+def test_lock_of_a_reused_pid_is_taken_over(tmp_path: Path) -> None:
+    """After kill -9 the lock's pid may be given to another process: it used to block the hunt
+    for good, with a message telling the user to kill that unrelated process."""
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    hunt = suite / ".isolate" / hunt_name(victim)
+    import socket
+
+    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    other = subprocess.Popen(["sleep", "600"])
+    try:
+        start = Path(f"/proc/{other.pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+        for lock in (f"{other.pid} {socket.gethostname()} {boot} {int(start) - 1}\n",  # not the holder's start
+                     f"{other.pid} {socket.gethostname()} {boot}\n"):  # an older lock: 'sleep' is no isolate
+            (hunt / "lock").write_text(lock)
+            assert "running" not in isolate(suite, "status", victim).stdout.splitlines()[1]
+            proc = isolate(suite, "bisect", victim, "--json")
+            assert proc.returncode == 0, proc.stderr
+            assert "stale lock" in proc.stderr and json.loads(proc.stdout)["culprits"] == [culprit]
+            assert not (hunt / "lock").exists() and other.poll() is None
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_bad_input(tmp_path: Path) -> None:
