@@ -123,6 +123,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     assert isolate(suite, "bisect", VICTIM, "-q", "--max-runs", "1000").returncode == 0  # the budget is stored
     boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot}\n")
+    start = Path(f"/proc/{os.getppid()}/stat").read_text().rsplit(")", 1)[1].split()[19]  # a live holder
+    (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot} {start}\n")
     assert_user_error(isolate(suite, "verify", VICTIM), "already running")
     assert not (hunt / "verify.jsonl").exists()
