@@ -94,8 +94,19 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, f
         data["repeats"] = repeats
     if cleaners is not None:
         data["cleaners"] = cleaners
-    write_atomic(hunt.path / "verdict.json", json.dumps(data, indent=2) + "\n")
+    saved = {**data, JOURNAL_BYTES: _journal_bytes(hunt.path)}  # what it was read from (read_verdict)
+    write_atomic(hunt.path / "verdict.json", json.dumps(saved, indent=2) + "\n")
     return reproducer, data
+
+
+JOURNAL_BYTES = "journal_bytes"  # verdict.json: the journal's size when the verdict was written
+
+
+def _journal_bytes(path: Path) -> int:
+    try:
+        return (path / "journal.jsonl").stat().st_size
+    except OSError:
+        return 0
 
 
 KINDS = ("polluter", "brittle", "fails-alone", "not-reproduced", "undecided")
@@ -103,14 +114,17 @@ PASSING = "passing.txt"  # a brittle victim's setters, then the victim: the list
 
 
 def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
-    """The saved verdict, unless the journal has grown since it was written (a resumed hunt).
+    """The saved verdict, unless the journal has changed since it was written (a resumed hunt):
+    its size then differs from the one the verdict recorded (copies, backups and `touch` keep the
+    verdict; a verdict.json written before the size was kept goes by modification times).
     A corrupt verdict.json is a UserError naming it: the next `isolate bisect` rewrites it."""
     path = hunt.path / "verdict.json"
     journal = hunt.path / "journal.jsonl"
     fix = f"delete it; 'isolate bisect {shlex.quote(hunt.victim)}' writes it again"
     try:
-        if not path.exists() or (journal.exists() and journal.stat().st_mtime > path.stat().st_mtime):
+        if not path.exists():
             return None
+        newer = journal.exists() and journal.stat().st_mtime > path.stat().st_mtime
     except OSError:
         return None
     text = read_text(path, "the verdict", fix)
@@ -121,6 +135,9 @@ def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
     problem = _verdict_problem(data)
     if problem:
         raise UserError(f"{path} is corrupt ({problem}); {fix}")
+    size = data.pop(JOURNAL_BYTES, None)
+    if (size != _journal_bytes(hunt.path)) if isinstance(size, int) else newer:
+        return None
     return data  # type: ignore[no-any-return]
 
 

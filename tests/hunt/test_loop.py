@@ -221,6 +221,29 @@ def test_corrupt_journal_line_is_skipped(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["culprits"] == [culprit]
 
 
+def test_verdict_survives_a_copy_and_touch_but_not_new_runs(tmp_path: Path) -> None:
+    """Whether a hunt was done went by modification times: `touch` on the journal, or a copy
+    that wrote it after the verdict, turned a finished hunt back into a paused one."""
+    import shutil
+
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    done = isolate(suite, "bisect", victim, "--json")
+    assert done.returncode == 0, done.stderr
+    journal = suite / ".isolate" / hunt_name(victim) / "journal.jsonl"
+    later = journal.stat().st_mtime + 100
+    os.utime(journal, (later, later))
+    copy = tmp_path / "copy"
+    shutil.copytree(suite, copy, copy_function=shutil.copy)  # new times, the journal last or not
+    for where in (suite, copy):
+        status = isolate(where, "status", victim)
+        assert "done" in status.stdout and "paused" not in status.stdout, status.stdout
+        assert json.loads(isolate(where, "bisect", victim, "--json").stdout)["culprits"] == [culprit]
+    with journal.open("a") as fp:  # a run after the verdict: the verdict no longer stands
+        fp.write('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n')
+    assert "paused" in isolate(suite, "status", victim).stdout
+
+
 def test_live_lock_refuses_a_second_hunt(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
