@@ -703,3 +703,37 @@ def test_two_causes_that_each_fail_every_run_alone_are_compared_with_the_victim_
     first = next(i for i, x in enumerate(reasons) if "like the rest of its class" in x)
     end = next(i for i, x in enumerate(reasons) if x.startswith("without the causes found"))
     assert first < end and not any("where do the lists start to fail" in x for x in reasons[first:end]), reasons
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_test_that_needs_any_of_several_partners_is_named_with_one_of_them(seed: int) -> None:
+    """eppy: the victim fails after test_IDF when any of 89 other tests ran before it, never after
+    either alone (simulated, the hunt names one such pair; the state a real hunt reached, below)."""
+    rng = random.Random(seed)
+    needy = rng.randrange(60)
+    partners = rng.sample([i for i in range(60) if i != needy], 20)
+    s = suite(60, [({needy, x}, 1.0) for x in partners])
+    v, history, _ = hunt(s, Settings(max_runs=400), random.Random(seed))
+    assert v.kind == "polluter", (v.kind, v.stop)
+    [cause] = v.causes
+    assert cause.scope == "pair" and needy in cause.tests and set(cause.tests) - {needy} <= set(partners)
+    alone = {o.included: o.failed for o in history if len(o.included) == 1}
+    assert all(alone.get(frozenset({t})) is False for t in cause.tests)  # each member alone passed
+
+
+def test_two_failing_pairs_sharing_a_test_that_passes_alone_name_one_pair_by_intervention() -> None:
+    """The state an eppy hunt ended in, undecided after 96 runs: [A, IDF] failed 17/17, [B, IDF]
+    16/16, IDF alone passed 5/5; each pair list counts against the other pair, and the search went
+    on weighing them. Now A alone runs, then IDF alone, until both are shown not to be enough."""
+    pb = make_problem(49, tuple(0.1 + 0.001 * i for i in range(49)), 0.1, 1.0)
+    a, b, idf = 3, 7, 30
+    state = [obs(range(49), True, 14), obs(set(), False, 10), obs({idf}, False, 5),
+             obs({a, idf}, True, 17), obs({b, idf}, True, 16), obs({a, b, idf}, True, 19)]
+    step = decide(pb, state)
+    assert isinstance(step, Query) and step.included == (a,) and step.reason.startswith("both needed?"), step
+    step = decide(pb, state + [obs({a}, False, 25)])
+    assert isinstance(step, Query) and step.included == (idf,), step
+    step = decide(pb, state + [obs({a}, False, 25), obs({idf}, False, 20)])
+    assert isinstance(step, Query) and a not in step.included and idf not in step.included  # the next round
+    found = leading(pb, state + [obs({a}, False, 25), obs({idf}, False, 20)])[0]
+    assert found.culprits == (a, idf) and found.probability >= 0.99

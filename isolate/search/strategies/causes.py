@@ -253,6 +253,9 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     compare = _compare_alone(problem, own, batch, budget, past)
     if compare is not None:
         return compare, leaders
+    pair = _shown_pair(problem, own, settings, batch, budget, past)
+    if pair is not None:
+        return pair, leaders
     # A leader the stored runs alone made (its prefix never failed in a new run) is tested by
     # the chain's own queries first: the search inside would open by reproducing the prefix,
     # runs doubling, for ever if the stored runs were stale.
@@ -526,6 +529,48 @@ def _shown_alone(problem: Problem, t: Tally, settings: Settings, past: Tally | N
             conf, pm = _alone(lat, f, r, *_background(t, next(iter(s)), past))
             if conf >= settings.confidence:
                 return tuple(s), pm, conf
+    return None
+
+
+def _shown_pair(problem: Problem, t: Tally, settings: Settings, batch: int, budget: tuple[float, float],
+                past: Tally | None = None) -> Query | tuple[tuple[int, ...], float, float] | None:
+    """A test that needs a partner, and any of several will do (eppy: `test_IDF` after any of 89
+    tests): every two-test list of it and one partner fails, so the pair hypotheses split, each
+    failing list counts against the others, and the single-cause search weighs them against each
+    other for ever (the run ended undecided after 96 runs). Once two two-test lists sharing one
+    test have each failed it `confidence` surely against the victim's own rate (`_background`),
+    and that test alone passed, the pair whose list failed most is named by intervention, as
+    `_both_needed` names a pair: each member alone passes as many runs as would show the pair's
+    rate at CONFIRM. A member alone that never ran, or has runs to go, runs first; one that failed
+    alone leaves the round to the search (it may be a cause by itself)."""
+    lat = lattice(settings.rates)
+    strong: list[tuple[frozenset[int], int, int, float, float]] = []
+    for s, f, r in zip(t.sets, t.fails, t.runs):
+        if len(s) == 2 and f:
+            conf, pm = _alone(lat, f, r, *_background(t, min(s), past))
+            if conf >= settings.confidence:
+                strong.append((s, f, r, pm, conf))
+    shared = sorted({m for x in strong for y in strong if x[0] != y[0] for m in x[0] & y[0]})
+    for m in shared:
+        fails, runs = counts(t, frozenset({m}).__eq__)
+        if fails:
+            continue
+        if not runs:
+            return _probe(problem, (m,), f"{problem.predecessors[m]} alone: lists of it and one other test fail;"
+                                         " does it need a partner?", batch, budget)
+        s, f, r, pm, conf = max((x for x in strong if m in x[0]), key=lambda x: (x[1], -x[2], sorted(x[0])))
+        need = runs_for(CONFIRM, min(0.5, pm, f / r) / 2)
+        for member in sorted(s):
+            fails, runs = counts(t, frozenset({member}).__eq__)
+            if fails:
+                return None
+            if runs < need:
+                k = fit_runs(round_batch(need - runs, batch), run_cost(problem, (member,)), budget)
+                if k < 1:
+                    return None
+                return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be"
+                                           f" enough (up to {need - runs} runs)")
+        return tuple(sorted(s)), pm, conf
     return None
 
 
