@@ -176,6 +176,21 @@ class Duration(click.ParamType):
         return total
 
 
+class Seconds(click.ParamType):
+    """A finite number of seconds > 0 (nan and inf are refused: a timeout of either never ends)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds; pass e.g. 60", param, ctx)
+        if not 0 < seconds < float("inf"):
+            self.fail(f"{value!r} is not a finite number of seconds > 0; pass e.g. 60", param, ctx)
+        return seconds
+
+
 @main.command()
 @click.argument("test")
 @click.option("--confidence", type=float, help="Stop when the answer is this likely (default 0.99).")
@@ -183,7 +198,7 @@ class Duration(click.ParamType):
 @click.option("--time-budget", type=Duration(), help="Wall time for the whole hunt, across resumes, e.g. 8h.")
 @click.option("--max-runs", type=click.IntRange(min=1), help="Most repetitions for the whole hunt.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: number of CPUs).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per repetition (default: generous, from the recorded durations).")
+@click.option("--timeout", type=Seconds(), help="Seconds per repetition (default: generous, from the recorded durations).")
 @click.option("--strategy", type=click.Choice(["isolate", "single", "manual"]),
               help="isolate (every cause, Bayesian; default), single (one cause only) or manual (the halving recipe).")
 @click.option("--further", type=click.FloatRange(0, 1), metavar="FRACTION",
@@ -343,7 +358,7 @@ def report(test: str, html_file: Path, repo: Path | None) -> None:
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.99,
               show_default=True, help="How sure the passes must make 'fixed'.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: the hunt's, or CPUs).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per repetition (default: the hunt's).")
+@click.option("--timeout", type=Seconds(), help="Seconds per repetition (default: the hunt's).")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @user_errors

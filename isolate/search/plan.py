@@ -175,6 +175,11 @@ def _simulate(strategy: str, settings: Settings, tests: int, rate: float, durati
                         statistics.median(secs), _percentile(secs, 0.95))
 
 
+MOST_TESTS = 5_000  # predecessors plan simulates (seconds of CPU at 2,000; about 50 s at 10,000)
+MIN_RATE = 1e-6  # the rarest failure plan takes (rarer ones give run counts no hunt could make)
+MOST_SECONDS = 86_400.0  # a test's or a start-up's seconds (a day)
+
+
 def plan(
     tests: int,
     rate: float,
@@ -189,13 +194,19 @@ def plan(
     to the same overall confidence, told the true rate) on simulated suites."""
     if tests < 1:
         raise UserError("--tests must be at least 1; give the number of predecessors")
-    if not 0 < rate <= 1:
-        raise UserError(f"--rate {rate} is not in (0, 1]; give e.g. 0.033 for 1 failure in 30 runs")
+    if tests > MOST_TESTS:  # it simulates whole hunts: 10,000 tests took 51 s, a million ran out of memory
+        raise UserError(f"--tests {tests} is more than plan simulates ({MOST_TESTS}); give {MOST_TESTS} or fewer:"
+                        " the runs a hunt needs grow with the logarithm of the count, so that is a fair guide")
+    if not MIN_RATE <= rate <= 1:
+        raise UserError(f"--rate {rate} is not in [{MIN_RATE:g}, 1]; give e.g. 0.033 for 1 failure in 30 runs")
     if not 0.5 <= confidence < 1:
         raise UserError(f"--confidence {confidence} is not in [0.5, 1); give e.g. 0.99")
     for name, seconds in (("--duration", duration), ("--startup", startup)):
-        if not (math.isfinite(seconds) and seconds >= 0):
-            raise UserError(f"{name} {seconds} is not a finite number of seconds >= 0; give e.g. 0.2")
+        if not (math.isfinite(seconds) and 0 <= seconds <= MOST_SECONDS):
+            raise UserError(f"{name} {seconds} is not a number of seconds in [0, {MOST_SECONDS:g}]; give e.g. 0.2")
+    if startup + duration <= 0:
+        raise UserError("--duration and --startup are both 0, so a run would take no time; give either a"
+                        " positive number of seconds")
     lb = fano_runs(tests, confidence, rate)
     per_run = startup + duration
     full_run = startup + duration * (tests + 1)

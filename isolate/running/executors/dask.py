@@ -42,6 +42,7 @@ from typing import Any
 
 from distributed import Client, Future, get_worker
 from distributed.comm import parse_address
+from distributed.comm.addressing import parse_host_port
 from distributed.comm.registry import get_backend
 from distributed.worker import thread_state
 
@@ -82,7 +83,10 @@ def connect(address: str) -> Client:
     ``distributed.comm.timeouts.connect`` (30 s; env DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)."""
     fix = "fix: start it (dask scheduler) and give its address, e.g. --scheduler tcp://HOST:8786"
     try:  # before a Client exists: one that fails on a bad address hangs in its destructor
-        get_backend(parse_address(address)[0])
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)  # a missing or bad port: the Client would fail, then hang 60 s
     except ValueError as exc:
         raise UserError(f"{address!r} is not a Dask scheduler address ({exc}); {fix}") from None
     try:
