@@ -104,6 +104,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     overheads = list(previous.overheads)
     ignored = dict(previous.ignored)
     hangs = dict(previous.hangs)
+    unmatched: dict[int, int] = {}  # step -> journal entries that match no step file
     other = dict(previous.other_failures)
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
@@ -133,7 +134,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
         ids = steps.get(entry.step)
         if ids is None or not ids or ids[-1] != problem.victim or ids[:len(previous.prefix)] != previous.prefix:
-            warnings.append(f"journal entry for step {entry.step} does not match a step file; skipped")
+            unmatched[entry.step] = unmatched.get(entry.step, 0) + 1
             continue
         ids = ids[len(previous.prefix):]
         if any(i not in index for i in ids[:-1]):  # a list of the other phase (state-setters or polluters)
@@ -145,6 +146,9 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                                             reproductions=every.count("r")))
         else:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
+    warnings.extend(f"{'journal entry' if n == 1 else f'{n} journal entries'} for step {step} {'does' if n == 1 else 'do'}"
+                    f" not match a step file (step-{step:03d}.txt missing or changed); skipped"
+                    for step, n in sorted(unmatched.items()))
     startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,

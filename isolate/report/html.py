@@ -495,10 +495,10 @@ def _steps_section(p: Page) -> str:
            ' aria-label="the steps: list size and outcome of every run" xmlns="http://www.w3.org/2000/svg">']
     for g in p.steps:
         x0, x1 = _x(g.begin, total), _x(g.end, total)
-        tall = 10 + (base - 30) * math.log1p(g.size) / math.log1p(n)
+        tall = 10 + (base - 30) * math.log1p(max(0, g.size)) / math.log1p(n)
         svg.append(f'<rect class="step" data-step="{g.step}" x="{x0 + 0.5:.1f}" y="{base - tall:.1f}"'
                    f' width="{max(1.0, x1 - x0 - 1):.1f}" height="{tall:.1f}" fill="#dbe6f0">'
-                   f"<title>step {g.step}: {g.size} predecessors + victim, {g.runs} runs, {g.fails} reproduced"
+                   f"<title>step {g.step}: {_size(g.size)}, {g.runs} runs, {g.fails} reproduced"
                    f"</title></rect>")
         if x1 - x0 > 14:
             svg.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{base - tall - 4:.1f}" text-anchor="middle">{g.step}</text>')
@@ -533,10 +533,17 @@ def _steps_section(p: Page) -> str:
             continue
         out.append(f'<tr class="step-row{" reproduced" if g.fails else ""}" data-step="{g.step}" data-size="{g.size}"'
                    f' data-runs="{g.runs}" data-fails="{g.fails}"><td class="num">{e(g.at[11:19] or g.at)}</td>'
-                   f'<td class="num">{g.step}</td><td class="num">{g.size} + victim</td><td class="num">{g.runs}</td>'
+                   f'<td class="num">{g.step}</td><td class="num">{e(_size(g.size, short=True))}</td><td class="num">{g.runs}</td>'
                    f'<td class="num fails">{g.fails}{e(other)}</td><td>{e(g.reason)}</td></tr>')
     out.append("</tbody></table></section>")
     return "\n".join(out)
+
+
+def _size(size: int, short: bool = False) -> str:
+    """A step's list as the page says it; a step whose file is missing has size -1."""
+    if size < 0:
+        return "list file missing"
+    return f"{size} + victim" if short else f"{size} predecessors + victim"
 
 
 def _evidence_section(p: Page) -> str:

@@ -312,6 +312,22 @@ def test_a_running_hunt_and_errors(tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "report", VICTIM, "--html", str(tmp_path / "no" / "dir.html")), "cannot write")
 
 
+def test_a_missing_step_file_is_a_warning_not_a_crash(tmp_path: Path, hunted: tuple[Path, Path]) -> None:
+    """report raised "math domain error" when a journal entry's step file was missing; status
+    printed one warning per such entry."""
+    suite = tmp_path / "suite"
+    shutil.copytree(hunted[0], suite)
+    hunt_dir = suite / ".isolate" / hunt_name(VICTIM)
+    runs = sum(json.loads(line)["step"] == 1 for line in (hunt_dir / "journal.jsonl").read_text().splitlines())
+    (hunt_dir / "step-001.txt").unlink()
+    out = tmp_path / "r.html"
+    proc = isolate(suite, "report", VICTIM, "--html", str(out))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "list file missing" in dom(out).one(id="step-table").text
+    status = isolate(suite, "status", VICTIM).stdout
+    assert status.count("step-001.txt missing or changed") == 1 and (runs == 1 or f"{runs} journal entries" in status)
+
+
 def test_long_hunts_are_sampled() -> None:
     """At most MAX_POINTS posterior recomputations, every step's end and the last run among them."""
     assert _sample(7, [2, 7]) == [1, 2, 3, 4, 5, 6, 7]
