@@ -153,10 +153,15 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
                         f" 'isolate bisect {hunt.victim}', then verify")
     kind = verdict.get("verdict")
     reproducer = hunt.path / "reproducer.txt"
-    if kind not in ("polluter", "fails-alone") or not reproducer.exists():
+    if kind not in ("polluter", "fails-alone", "brittle") or not reproducer.exists():
+        stored = hunt.settings.get("search", {}).get("max_runs") if isinstance(hunt.settings.get("search"), dict) \
+            else None
+        more = f" --max-runs {max(1000, 4 * stored)}" if isinstance(stored, int) else ""  # the stored cap holds
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify;"
-                        f" continue it with 'isolate bisect {hunt.victim} --time-budget 8h' until it names a cause")
+                        f" continue it with 'isolate bisect {hunt.victim} --time-budget 8h{more}' until it names a"
+                        " cause")
     rates = verdict.get("rates", {})
+    # a brittle victim's reproducer is the victim alone, which fails at its own rate (the background)
     rate = float(rates.get("with_culprits" if kind == "polluter" else "background", 0.0))
     if not rate > 0:
         raise UserError(f"the verdict in {hunt.path / 'verdict.json'} estimates no failure rate;"

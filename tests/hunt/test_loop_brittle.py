@@ -57,6 +57,10 @@ def test_brittle_victim_names_its_setter(tmp_path: Path) -> None:
     assert verdict["runs"] == len(journal), (verdict["runs"], len(journal))
     status = isolate(suite, "status")
     assert f"leading: setter {SETTER} (" in status.stdout, status.stdout
+    # verify re-runs the reproducer (the victim alone, which fails) instead of refusing the verdict
+    checked = isolate(suite, "verify", VICTIM, "--json")
+    assert checked.returncode == 1, checked.stderr
+    assert json.loads(checked.stdout)["verdict"] == "still-fails", checked.stdout
 
 
 def test_the_setter_phase_waits_until_the_victim_fails_alone_more_often_than_not(tmp_path: Path) -> None:

@@ -117,7 +117,8 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
     assert_user_error(isolate(suite, "verify", VICTIM), "no verdict yet", f"isolate bisect {VICTIM}")
     assert isolate(suite, "bisect", VICTIM, "--max-runs", "2").returncode == 5
-    assert_user_error(isolate(suite, "verify", VICTIM), "ended 'undecided' with no reproducer", "isolate bisect")
+    assert_user_error(isolate(suite, "verify", VICTIM), "ended 'undecided' with no reproducer",
+                      "isolate bisect", "--max-runs 1000")  # the stored --max-runs 2 would stop it again
     assert_user_error(isolate(suite, "verify", "nosuch"), "no hunt for")
     assert_user_error(isolate(suite, "verify", VICTIM, "--confidence", "1"), "--confidence")
     hunt = suite / ".isolate" / hunt_name(VICTIM)
