@@ -230,6 +230,8 @@ CASES += [
         (("plan", "--tests", "9", "--rate", "0.1", "--startup", "1e308"), "--startup"),
         (("plan", "--tests", "1000000", "--rate", "0.1"), "more than plan simulates"),
         (("plan", "--tests", "9", "--rate", "1e-300"), "--rate"),
+        (("bisect", SHORT, "--history", ".stestr.conf"), "stestr.conf holds no subunit test records"),
+        (("bisect", SHORT, "--history-since", "abc"), "--history-since 'abc' is not a run id"),
         (("verify", SHORT, "--timeout", "nan"), "finite number of seconds"),
         (("verify", SHORT, "--timeout", "inf"), "finite number of seconds"),
         (("replay", "STEP", "--scheduler", "tcp://localhost"), "missing port number"),

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.hunt.store import Hunt
-from isolate.orders.extract import Source, directory_source, extract, file_source
+from isolate.orders.extract import Source, directory_source, extract, file_source, suite_order
 from isolate.orders.repository import Repository
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback
@@ -87,14 +87,19 @@ def repository_of(hunt: Hunt) -> Repository | None:
 def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
     """Refuse settings that could not be read, before they are stored."""
     for given in paths:
-        if not Path(given).exists():
+        path = Path(given)
+        if not path.exists():
             raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
+        try:  # a file that is no subunit stream was stored and read as no runs, without a word
+            suite_order(directory_source(path) if path.is_dir() else file_source(path), f"--history {given}")
+        except UserError as exc:
+            raise UserError(f"{exc}; or drop it") from None
     if since is not None:
         repository = repository_of(hunt)
         if repository is None:
             raise UserError("--history-since needs the hunt's stestr/testr repository, and this hunt has none;"
                             " drop --history-since")
-        repository.resolve_run(since)
+        repository.resolve_run(since, "--history-since")
 
 
 def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int]:

@@ -32,8 +32,9 @@ class Repository:
     def run_path(self, run_id: int) -> Path:
         return self.path / str(run_id)
 
-    def resolve_run(self, spec: str) -> int:
-        """An id from `7`, `last`, or a negative offset from the newest (`-1` is the newest)."""
+    def resolve_run(self, spec: str, option: str = "--run") -> int:
+        """An id from `7`, `last`, or a negative offset from the newest (`-1` is the newest);
+        errors name `option`, the option that gave it."""
         ids = self.run_ids()
         if not ids:
             raise UserError(f"{self.path} holds no stored runs; run the suite with {self.kind} first")
@@ -42,12 +43,12 @@ class Repository:
             number = -1 if text == "last" else int(text)
         except ValueError:
             raise UserError(
-                f"--run {spec!r} is not a run id; give an integer id, 'last', or -N (-1 = newest)"
+                f"{option} {spec!r} is not a run id; give an integer id, 'last', or -N (-1 = newest)"
             ) from None
         if number < 0:
             if -number > len(ids):
                 stored = "1 run is" if len(ids) == 1 else f"{len(ids)} runs are"
-                raise UserError(f"--run {spec}: only {stored} stored ({_span(ids)}); give -1 to -{len(ids)}, or an id")
+                raise UserError(f"{option} {spec}: only {stored} stored ({_span(ids)}); give -1 to -{len(ids)}, or an id")
             return ids[number]
         if number not in ids:
             raise UserError(f"run {number} does not exist in {self.path}; stored runs: {_span(ids)}")
