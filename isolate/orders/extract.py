@@ -80,6 +80,8 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     `label` names the source in messages ("run 5", "ci.subunit").
     """
     warnings: list[str] = []
+    if test is not None:
+        test = _resolve_test(source, label, test)
     if worker is None:
         worker = _find_worker(source, label, test, warnings)
     entries: list[_Entry] = []
@@ -155,6 +157,26 @@ def _no_records(label: str) -> UserError:
         f"{label} holds no subunit test records (empty, or not a subunit stream);"
         " pass a stored run, or a file made by 'stestr last --subunit'"
     )
+
+
+def _resolve_test(source: Source, label: str, test: str) -> str:
+    """The test id `test` names: itself when the stream holds it, else the one id that contains
+    it (an unambiguous part of the id, as `isolate bisect` takes); several are an error."""
+    ids: set[str] = set()
+
+    def look(record: Record) -> None:
+        if record.id not in PSEUDO_TESTS:
+            ids.add(record.id)
+
+    if source(look, lambda _: None) == 0:
+        raise _no_records(label)
+    if test in ids:
+        return test
+    partial = sorted(i for i in ids if test in i)
+    if len(partial) > 1:
+        raise UserError(f"{test!r} matches {len(partial)} tests of {label} ({_listing(partial)}); give more of the"
+                        " test id")
+    return partial[0] if partial else test  # none: the caller says it is not there
 
 
 def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> str:

@@ -251,6 +251,19 @@ def test_existing_hunt_is_not_replaced_by_another_run_without_force(polluted: Pa
     assert {n: (aside / n).read_text() for n in before} == before
 
 
+def test_part_of_a_test_id_names_it(polluted: Path, tmp_path: Path) -> None:
+    """bisect takes an unambiguous part of the id and, with no hunt yet, suggests
+    'isolate extract --test PART', which used to say the test was not in the run."""
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    short = victim.rsplit(".", 1)[1]
+    proc = isolate(suite, "bisect", short)
+    assert_user_error(proc, f"isolate extract --test {short}")
+    assert isolate(suite, "extract", "--test", short).returncode == 0
+    assert (suite / ".isolate" / hunt_name(victim) / "step-000.txt").read_text().splitlines()[-1] == victim
+    assert_user_error(isolate(suite, "extract", "--test", "test_", "--force"), "'test_' matches", "give more of")
+
+
 # -- bad input: one line, exit 2, no traceback -----------------------------------------------
 
 
