@@ -57,5 +57,11 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
                                 stop_on_hang=True, in_flight=in_flight)
     errors = [(i, o) for i, o in outcomes if o.kind == "error"]
     if errors:
-        raise UserError(f"step {lists[errors[0][0]][0]} could not run{where}: {errors[0][1].message}")
+        message = errors[0][1].message
+        stored = hunt.settings.get("search", {}).get("pytest_args") if isinstance(hunt.settings.get("search"), dict) \
+            else None
+        if stored and "before running any test" in message:  # the stored --pytest-arg may be why
+            shown = " ".join(f"--pytest-arg={a}" for a in stored)
+            message += f"; this hunt runs pytest with {shown} (kept in hunt.json): give --pytest-arg= to clear it"
+        raise UserError(f"step {lists[errors[0][0]][0]} could not run{where}: {message}")
     return [o for _, o in outcomes]

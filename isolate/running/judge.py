@@ -241,9 +241,14 @@ def _status(returncode: int | None) -> str:
 
 
 def _last_output(output: Path) -> str:
-    """The last line the process printed, to name the cause of an early death."""
+    """The line that names the cause of an early death: the last error line the process printed
+    (pytest's "ERROR: usage: ... unrecognized arguments" comes before its rootdir line), else its
+    last line."""
     try:
         lines = [l.strip() for l in output.read_text(errors="replace").splitlines() if l.strip()]
     except OSError:
         return ""
+    errors = [l for l in lines if re.match(r"(ERROR|error|\w*Error)\b", l) or ": error: " in l]
+    if errors:
+        return f" (error: {errors[-1][:300]})"
     return f" (last output: {lines[-1][:200]})" if lines else ""

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import copy_suite, isolate, run, tool
+from conftest import assert_user_error, copy_suite, isolate, run, tool
 
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
@@ -321,6 +321,22 @@ def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> 
     proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == ["test_s.py::test_polluter"], verdict
+
+
+def test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it(tmp_path: Path) -> None:
+    """pytest's "unrecognized arguments" went unshown (the message quoted its rootdir line), and
+    the stored argument failed every later run with nothing saying it was there."""
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (tmp_path / "test_s.py").write_text("def test_a():\n    pass\n\ndef test_victim():\n    assert False\n")
+    assert run([tool("pytest"), "-q", "--isolate-record", "rec"], tmp_path).returncode == 1
+    victim = "test_s.py::test_victim"
+    assert isolate(tmp_path, "extract", "--stream", "rec", "--test", victim).returncode == 0
+    bad = isolate(tmp_path, "bisect", victim, "-q", "--pytest-arg=--no-such-option")
+    assert_user_error(bad, "unrecognized arguments: --no-such-option")
+    again = isolate(tmp_path, "bisect", victim, "-q")  # the argument is kept in hunt.json
+    assert_user_error(again, "unrecognized arguments", "--pytest-arg=--no-such-option", "--pytest-arg= to clear")
+    cleared = isolate(tmp_path, "bisect", victim, "--pytest-arg=", "--json")
+    assert json.loads(cleared.stdout)["verdict"] == "fails-alone", cleared.stderr
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
