@@ -287,11 +287,13 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
 @click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
               help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.pass_context
-def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, as_json: bool) -> None:
+def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, repo: Path | None,
+           as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
-    ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, as_json=as_json, pytest_args=(),
+    ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, repo=repo, as_json=as_json, pytest_args=(),
                history_paths=())
 
 

@@ -182,6 +182,8 @@ def _count_lines(path: Path) -> int:
 def hunts_root(start: Path | None = None) -> Path | None:
     """The nearest directory at or above `start` holding `.isolate/`."""
     origin = (start or Path.cwd()).resolve()
+    if start is not None and not origin.is_dir():
+        raise UserError(f"--repo {start} is not a directory; pass the project directory")
     for directory in (origin, *origin.parents):
         hunts = directory / HUNTS
         if hunts.is_dir():

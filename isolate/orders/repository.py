@@ -85,7 +85,8 @@ def find_repository(start: Path | None = None) -> Repository:
     where = f"in {origin}" if start is not None else f"in {origin} or its parents"
     raise UserError(
         f"no .stestr or .testrepository repository found {where};"
-        " run 'stestr run' there first, pass --repo DIR, or read a saved stream with --stream FILE"
+        " run 'stestr run' there first, or pass --repo DIR (isolate extract also reads a saved stream"
+        " with --stream FILE)"
     )
 
 
