@@ -43,8 +43,7 @@ class Status:
 def status(hunt: Hunt) -> Status:
     ev = evidence(hunt)
     entries, _ = read_journal(hunt)
-    last = ev.steps.get(entries[-1].step) if entries else None
-    candidates = len(last) - 1 if last else len(ev.problem.predecessors)
+    candidates = len(ev.problem.predecessors)  # the hunt's, not the last list's (0 after the victim alone)
     search = hunt.settings.get("search", {})
     settings = reading_settings(hunt)
     try:

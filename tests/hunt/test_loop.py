@@ -202,7 +202,9 @@ def test_status_log_and_backtrack(tmp_path: Path) -> None:
     assert 0 < kept < total
     aside = list(hunt.glob("journal.backtracked-*.jsonl"))
     assert len(aside) == 1 and kept + len(aside[0].read_text().splitlines()) == total
-    assert "paused" in isolate(suite, "status", victim).stdout
+    paused = isolate(suite, "status", victim).stdout
+    predecessors = len((hunt / "step-000.txt").read_text().split()) - 1
+    assert f"paused · {predecessors} candidates" in paused, paused  # the hunt's, not its last list's
     again = isolate(suite, "bisect", victim, "--json")
     assert json.loads(again.stdout)["culprits"] == [culprit]
     assert_user_error(isolate(suite, "backtrack", victim, "99"), "step 99 does not exist")
