@@ -89,6 +89,9 @@ def create_hunt(
     deleted. The caller holds the hunt's lock (see hunt_dir)."""
     path = hunt_dir(root, victim)
     settings = {"victim": victim, "source": source}
+    if not (path / "hunt.json").exists() and not force and _count_lines(path / "journal.jsonl"):
+        raise UserError(f"{path} holds runs but no hunt.json; restore it from a backup, or pass --force to start"
+                        " over (the runs are kept in replaced-<time>/)")
     if (path / "hunt.json").exists() and not force:
         journal = path / "journal.jsonl"
         runs = _count_lines(journal)
@@ -277,6 +280,11 @@ def broken_hunts(root: Path) -> list[str]:
             load_settings(settings_file)
         except UserError as exc:
             problems.append(str(exc))
+    for journal in sorted((root / HUNTS).glob("*/journal.jsonl")):  # runs, but no settings at all
+        if not (journal.parent / "hunt.json").exists():
+            problems.append(f"{journal.parent} holds runs but no hunt.json, so it is no hunt any more; restore"
+                            " hunt.json from a backup, or start over with 'isolate extract --force' (which"
+                            " keeps the runs in replaced-<time>/)")
     return problems
 
 

@@ -264,6 +264,25 @@ def test_part_of_a_test_id_names_it(polluted: Path, tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "extract", "--test", "test_", "--force"), "'test_' matches", "give more of")
 
 
+def test_a_hunt_whose_hunt_json_is_gone_is_named_and_its_runs_kept(polluted: Path, tmp_path: Path) -> None:
+    """With hunt.json deleted, status said "no hunts here" and extract (no --force) wrote a new
+    hunt.json beside the old journal, whose runs then counted for the new hunt."""
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    assert isolate(suite, "extract").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(victim)
+    journal = hunt / "journal.jsonl"
+    journal.write_text('{"step": 0, "outcome": "fail", "reproduced": true, "seconds": 1.0}\n')
+    (hunt / "hunt.json").unlink()
+    status = isolate(suite, "status")
+    assert "holds runs but no hunt.json" in status.stderr, status.stderr
+    assert_user_error(isolate(suite, "extract"), "holds runs but no hunt.json", "--force")
+    assert journal.exists() and not (hunt / "hunt.json").exists()
+    assert isolate(suite, "extract", "--force").returncode == 0
+    [aside] = hunt.glob("replaced-*")
+    assert (aside / "journal.jsonl").exists() and not journal.exists()
+
+
 # -- bad input: one line, exit 2, no traceback -----------------------------------------------
 
 
