@@ -285,7 +285,7 @@ def directory_source(path: Path) -> Source:
         return lambda visit, warn: scan_replay_dir(path, visit, warn)
     if not files:
         raise UserError(f"{path} holds no *.subunit recordings or .pytest-replay*.txt files;"
-                        f" record with 'pytest --isolate-record {path}'")
+                        f" record with 'pytest --isolate-record={path}'")
 
     def read(visit: Visitor, warn: Warn) -> int:
         return sum(file_source(f)(visit, warn) for f in files)
