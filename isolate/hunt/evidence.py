@@ -146,9 +146,10 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                                             reproductions=every.count("r")))
         else:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
-    warnings.extend(f"{'journal entry' if n == 1 else f'{n} journal entries'} for step {step} {'does' if n == 1 else 'do'}"
-                    f" not match a step file (step-{step:03d}.txt missing or changed); skipped"
-                    for step, n in sorted(unmatched.items()))
+    for step, n in sorted(unmatched.items()):
+        which = "journal entry for step {} does" if n == 1 else f"{n} journal entries for step {{}} do"
+        warnings.append(which.format(step) + f" not match a step file (step-{step:03d}.txt missing or changed);"
+                        " skipped")
     startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,

@@ -533,7 +533,8 @@ def _steps_section(p: Page) -> str:
             continue
         out.append(f'<tr class="step-row{" reproduced" if g.fails else ""}" data-step="{g.step}" data-size="{g.size}"'
                    f' data-runs="{g.runs}" data-fails="{g.fails}"><td class="num">{e(g.at[11:19] or g.at)}</td>'
-                   f'<td class="num">{g.step}</td><td class="num">{e(_size(g.size, short=True))}</td><td class="num">{g.runs}</td>'
+                   f'<td class="num">{g.step}</td><td class="num">{e(_size(g.size, short=True))}</td>'
+                   f'<td class="num">{g.runs}</td>'
                    f'<td class="num fails">{g.fails}{e(other)}</td><td>{e(g.reason)}</td></tr>')
     out.append("</tbody></table></section>")
     return "\n".join(out)

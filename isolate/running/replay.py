@@ -253,7 +253,8 @@ def format_text(result: ReplayResult) -> str:
         lines.append(f"  {kind:<8}{count:>6}")
     if result.recorded.source:
         shown = result.recorded.signature or (
-            "(empty: no traceback was recorded, as when the worker crashed or the test did not fail there; crashes and any failure count)"
+            "(empty: no traceback was recorded, as when the worker crashed or the test did not fail there;"
+            " crashes and any failure count)"
             if result.recorded.crash else "(no exception line in it: any failure counts)")
         lines.append(f"recorded failure: {shown}  [{result.recorded.source}]")
     elif not result.any_failure:
