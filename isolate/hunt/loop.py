@@ -229,7 +229,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
             if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room):
                 continue  # the victim alone ran: a first execution may have failed now
             ahead_ends(hunt, runner, display)
-            return problem, observations, ev, said, answer
+            return problem, observations, ev, said, _which_budget(answer, most, ev, budget)
         if auto_start(hunt, ev, merged, runner, display, jobs, deadline, settings.strategy):
             ev = None  # the single runs made so far are left out while the victim is repeated
             continue
@@ -237,6 +237,21 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
             continue  # the check's runs may be evidence now
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+
+
+def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float | None) -> Verdict:
+    """A verdict the budget ended says which one, so that the user raises that one: a stored
+    --max-runs holds on resume, and a longer --time-budget alone adds no run."""
+    if "budget ran out" not in answer.stop:
+        return answer
+    spent = []
+    if most is not None and ev.entries >= most:
+        spent.append(f"--max-runs {most}")
+    if budget and float(budget) - ev.wall_seconds <= 0:
+        spent.append(f"--time-budget {float(budget):g}s")
+    if not spent:
+        return answer
+    return replace(answer, stop=f"{answer.stop} ({' and '.join(spent)} reached: give a larger one to go on)")
 
 
 Searched = tuple[Problem, tuple[Observation, ...], Evidence, tuple[str, ...], Verdict]  # what _search returns

@@ -140,7 +140,8 @@ def test_a_setter_phase_without_a_setter_counts_its_runs(tmp_path: Path) -> None
     suite = recorded(tmp_path)
     code, verdict = bisect(suite, "--max-runs", "12")
     assert (code, verdict["verdict"]) == (3, "fails-alone"), verdict
-    assert verdict["evidence"][-1] == "no state-setter found: the budget ran out", verdict["evidence"]
+    assert verdict["evidence"][-1] == ("no state-setter found: the budget ran out (--max-runs 12 reached: give a"
+                                       " larger one to go on)"), verdict["evidence"]
     journal = next((suite / ".isolate").glob("*/journal.jsonl")).read_text().splitlines()
     evidence = [line for line in journal if json.loads(line)["outcome"] in ("pass", "fail")]
     assert verdict["runs"] == len(evidence) and len(journal) <= 12, (verdict["runs"], len(journal))

@@ -316,6 +316,7 @@ def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> 
     # both leave the polluter out)
     assert first.returncode in (4, 5), first.stderr
     assert "the budget ran out" in json.loads(first.stdout)["stop"]
+    assert "(--max-runs 2 reached: give a larger one to go on)" in json.loads(first.stdout)["stop"]
     hunt = next((tmp_path / ".isolate").glob("*/hunt.json"))
     assert json.loads(hunt.read_text())["search"]["pytest_args"] == ["--pollute"]
     proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg
