@@ -175,7 +175,7 @@ def _simulate(strategy: str, settings: Settings, tests: int, rate: float, durati
                         statistics.median(secs), _percentile(secs, 0.95))
 
 
-MOST_TESTS = 5_000  # predecessors plan simulates (seconds of CPU at 2,000; about 50 s at 10,000)
+MOST_TESTS = 5_000  # predecessors plan simulates (3 s of CPU at 2,000, 15 s at 5,000, about 50 s at 10,000)
 MIN_RATE = 1e-6  # the rarest failure plan takes (rarer ones give run counts no hunt could make)
 MOST_SECONDS = 86_400.0  # a test's or a start-up's seconds (a day)
 
@@ -255,8 +255,8 @@ def format_text(r: PlanResult) -> str:
         f"  manual = halving, until failure up to n runs per step, per-step confidence "
         f"{r.manual_step_confidence:.4f} (tuned so that the whole hunt is right "
         f"{r.confidence:g} of the time) and told the true rate.",
-        "  Trial counts are kept small so that plan answers in seconds; the 95th "
-        "percentiles of few trials are rough.",
+        "  Trial counts are kept small so that plan answers in seconds (up to about 15 s at 5,000 "
+        "tests); the 95th percentiles of few trials are rough.",
         "",
         "Pass-only confirmation (e.g. that a fix worked): runs in a row without a failure "
         f"that rule out a rate of {r.rate:g}, n = ln(1-c)/ln(1-p):",
