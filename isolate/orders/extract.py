@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -80,10 +80,8 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     `label` names the source in messages ("run 5", "ci.subunit").
     """
     warnings: list[str] = []
-    if test is not None:
-        test = _resolve_test(source, label, test)
     if worker is None:
-        worker = _find_worker(source, label, test, warnings)
+        worker, test = _find_worker(source, label, test, warnings)
     entries: list[_Entry] = []
     workers: set[str] = set()
 
@@ -111,6 +109,8 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
         raise UserError(
             f"worker tag {worker!r} is not in {label}; its workers are {_listing(sorted(workers))}"
         )
+    if test is not None:  # with --worker given, no pass resolved a part of an id yet
+        test = _resolve_test(seen, label, test)
     victim_at = _victim_index(entries, worker, label, test)
     starts = _process_starts(entries)
     segment_start = max(s for s in starts if s <= victim_at)
@@ -159,54 +159,49 @@ def _no_records(label: str) -> UserError:
     )
 
 
-def _resolve_test(source: Source, label: str, test: str) -> str:
-    """The test id `test` names: itself when the stream holds it, else the one id that contains
-    it (an unambiguous part of the id, as `isolate bisect` takes); several are an error."""
-    ids: set[str] = set()
-
-    def look(record: Record) -> None:
-        if record.id not in PSEUDO_TESTS:
-            ids.add(record.id)
-
-    if source(look, lambda _: None) == 0:
-        raise _no_records(label)
+def _resolve_test(ids: Collection[str], label: str, test: str) -> str:
+    """The test id `test` names among the stream's `ids`: itself when there, else the one id that
+    contains it (an unambiguous part of the id, as `isolate bisect` takes); several are an error,
+    none is left to the caller (it says the test is not there)."""
     if test in ids:
         return test
     partial = sorted(i for i in ids if test in i)
     if len(partial) > 1:
         raise UserError(f"{test!r} matches {len(partial)} tests of {label} ({_listing(partial)}); give more of the"
                         " test id")
-    return partial[0] if partial else test  # none: the caller says it is not there
+    return partial[0] if partial else test
 
 
-def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> str:
-    """First pass: the worker of --test, or of the run's only failing test."""
+def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> tuple[str, str | None]:
+    """First pass: the worker of --test (and the id it names, which may be a part of one), or of
+    the run's only failing test."""
     failing: list[tuple[str, str]] = []
-    named: list[str] = []
+    named: dict[str, list[str]] = {}  # the ids that contain --test -> their workers
 
     def look(record: Record) -> None:
         if record.id in PSEUDO_TESTS:
             return
-        if test is not None and record.id == test:
-            named.append(_worker(record))
+        if test is not None and test in record.id:
+            named.setdefault(record.id, []).append(_worker(record))
         elif test is None and record.status in FAILING:
             failing.append((record.id, _worker(record)))
 
     if source(look, warnings.append) == 0:
         raise _no_records(label)
     if test is not None:
-        distinct = sorted(set(named))
+        test = _resolve_test(named, label, test)
+        distinct = sorted(set(named.get(test, ())))
         if not distinct:
             raise UserError(f"test {test} is not in {label}; check the id with 'isolate runs' or 'stestr last'")
         if len(distinct) > 1:
             raise UserError(f"{test} ran on several workers in {label} ({', '.join(distinct)}); pass --worker TAG")
-        return distinct[0]
+        return distinct[0], test
     if not failing:
         raise UserError(f"{label} has no failing test; pass --test ID to name the test to investigate")
     if len(failing) > 1:
         names = [f"{test_id} ({tag})" for test_id, tag in failing]
         raise UserError(f"{label} has {len(failing)} failing tests: {_listing(names)}; pass --test ID")
-    return failing[0][1]
+    return failing[0][1], test
 
 
 def _victim_index(entries: list[_Entry], worker: str, label: str, test: str | None) -> int:
