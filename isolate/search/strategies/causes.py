@@ -559,17 +559,13 @@ def _shown_pair(problem: Problem, t: Tally, settings: Settings, batch: int, budg
             return _probe(problem, (m,), f"{problem.predecessors[m]} alone: lists of it and one other test fail;"
                                          " does it need a partner?", batch, budget)
         s, f, r, pm, conf = max((x for x in strong if m in x[0]), key=lambda x: (x[1], -x[2], sorted(x[0])))
-        need = runs_for(CONFIRM, min(0.5, pm, f / r) / 2)
+        need = _member_need(pm, f, r)
         for member in sorted(s):
             fails, runs = counts(t, frozenset({member}).__eq__)
             if fails:
                 return None
             if runs < need:
-                k = fit_runs(round_batch(need - runs, batch), run_cost(problem, (member,)), budget)
-                if k < 1:
-                    return None
-                return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be"
-                                           f" enough (up to {need - runs} runs)")
+                return _member_alone(problem, member, need - runs, batch, budget)
         return tuple(sorted(s)), pm, conf
     return None
 
@@ -605,16 +601,28 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tup
     # the runs that held both (a mean from a few runs is often far too high: 3/3 failures reads
     # as 0.99), so that a member failing at the pair's real rate cannot pass by luck.
     f, r = counts(t, frozenset(v.culprits).issubset)
-    need = runs_for(CONFIRM, min(0.5, v.p, f / r) / 2 if f else 0.25)
+    need = _member_need(v.p, f, r)
     for member in v.culprits:
         fails, runs = counts(t, frozenset({member}).__eq__)
         if fails == 0 and runs < need:
-            k = fit_runs(round_batch(need - runs, batch), run_cost(problem, (member,)), budget)
-            if k < 1:
-                return None
-            return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough "
-                                       f"(up to {need - runs} runs)")
+            return _member_alone(problem, member, need - runs, batch, budget)
     return None
+
+
+def _member_need(p: float, f: int, r: int) -> int:
+    """Runs of each member of a pair alone that rule out that member alone failing at the pair's
+    rate (half the lowest of 0.5, the pair's rate `p` and `f`/`r` of its runs) at CONFIRM."""
+    return runs_for(CONFIRM, min(0.5, p, f / r) / 2 if f else 0.25)
+
+
+def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: tuple[float, float]
+                  ) -> Query | None:
+    """Up to `left` more runs of a pair's member alone before the victim (None: no budget)."""
+    k = fit_runs(round_batch(left, batch), run_cost(problem, (member,)), budget)
+    if k < 1:
+        return None
+    return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough "
+                               f"(up to {left} runs)")
 
 
 def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:
