@@ -147,9 +147,9 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         else:
             ignored[entry.outcome] = ignored.get(entry.outcome, 0) + 1
     for step, n in sorted(unmatched.items()):
-        which = "journal entry for step {} does" if n == 1 else f"{n} journal entries for step {{}} do"
-        warnings.append(which.format(step) + f" not match a step file (step-{step:03d}.txt missing or changed);"
-                        " skipped")
+        which = "journal entry" if n == 1 else f"{n} journal entries"
+        warnings.append(f"{which} for step {step} {'does' if n == 1 else 'do'} not match a step file"
+                        f" (step-{step:03d}.txt missing or changed); skipped")
     startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,

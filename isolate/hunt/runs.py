@@ -58,8 +58,7 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
     errors = [(i, o) for i, o in outcomes if o.kind == "error"]
     if errors:
         message = errors[0][1].message
-        stored = hunt.settings.get("search", {}).get("pytest_args") if isinstance(hunt.settings.get("search"), dict) \
-            else None
+        stored = hunt.settings.get("search", {}).get("pytest_args")  # hunt.json is checked when read
         if stored and "before running any test" in message:  # the stored --pytest-arg may be why
             shown = " ".join(f"--pytest-arg={a}" for a in stored)
             message += f"; this hunt runs pytest with {shown} (kept in hunt.json): give --pytest-arg= to clear it"

@@ -88,27 +88,27 @@ def create_hunt(
     With `force`, an earlier hunt's runs and steps are moved into `replaced-<time>/`, never
     deleted. The caller holds the hunt's lock (see hunt_dir)."""
     path = hunt_dir(root, victim)
-    settings = {"victim": victim, "source": source}
-    if not (path / "hunt.json").exists() and not force and _count_lines(path / "journal.jsonl"):
-        raise UserError(f"{path} holds runs but no hunt.json; restore it from a backup, or pass --force to start"
-                        " over (the runs are kept in replaced-<time>/)")
-    if (path / "hunt.json").exists() and not force:
-        journal = path / "journal.jsonl"
-        runs = _count_lines(journal)
-        if runs:
+    if not force:
+        runs = _count_lines(path / "journal.jsonl")
+        if not (path / "hunt.json").exists():
+            if runs:
+                raise UserError(f"{path} holds runs but no hunt.json; restore it from a backup, or pass --force"
+                                " to start over (the runs are kept in replaced-<time>/)")
+        elif runs:
             load_settings(path / "hunt.json")  # a corrupt one is named, not offered to 'bisect'
             raise UserError(
                 f"a hunt for {victim} with {runs} runs already exists in {path};"
                 f" continue it with 'isolate bisect {shlex.quote(victim)}', or pass --force to start over"
             )
-        differs = _differs(path, order, failure, source)
-        if differs:  # an extract of another run or worker would replace the recorded failure and order
+        elif differs := _differs(path, order, failure, source):
+            # an extract of another run or worker would replace the recorded failure and order
             raise UserError(f"a hunt for {victim} already exists in {path}, extracted with {differs} other than"
                             f" these; continue it with 'isolate bisect {shlex.quote(victim)}', or pass --force"
                             " to replace it (the old files are kept in replaced-<time>/)")
     make_hunt_dir(path)
     if force:
         _set_aside(path)
+    settings = {"victim": victim, "source": source}
     write_atomic(path / "order.txt", list_text(order))
     write_atomic(path / "failure.txt", failure)
     write_atomic(path / "step-000.txt", list_text(order))

@@ -154,9 +154,8 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
     kind = verdict.get("verdict")
     reproducer = hunt.path / "reproducer.txt"
     if kind not in ("polluter", "fails-alone", "brittle") or not reproducer.exists():
-        stored = hunt.settings.get("search", {}).get("max_runs") if isinstance(hunt.settings.get("search"), dict) \
-            else None
-        more = f" --max-runs {max(1000, 4 * stored)}" if isinstance(stored, int) else ""  # the stored cap holds
+        stored = hunt.settings.get("search", {}).get("max_runs")  # a whole number >= 1, or None
+        more = f" --max-runs {max(1000, 4 * stored)}" if stored is not None else ""  # the stored cap holds
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify;"
                         f" continue it with 'isolate bisect {hunt.victim} --time-budget 8h{more}' until it names a"
                         " cause")
