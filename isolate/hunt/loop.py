@@ -240,9 +240,9 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
 
 
 def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float | None) -> Verdict:
-    """A verdict the budget ended says which one, so that the user raises that one: a stored
-    --max-runs holds on resume, and a longer --time-budget alone adds no run."""
-    if "budget ran out" not in answer.stop:
+    """A verdict the budget ended (`Verdict.spent`) says which one, so that the user raises that
+    one: a stored --max-runs holds on resume, and a longer --time-budget alone adds no run."""
+    if not answer.spent:
         return answer
     spent = []
     if most is not None and ev.entries >= most:
@@ -251,7 +251,8 @@ def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float
         spent.append(f"--time-budget {float(budget):g}s")
     if not spent:
         return answer
-    return replace(answer, stop=f"{answer.stop} ({' and '.join(spent)} reached: give a larger one to go on)")
+    which = f"{' and '.join(spent)} reached: give a larger one to go on"
+    return replace(answer, stop=f"{answer.stop} ({which})" if answer.stop else f"the budget ran out ({which})")
 
 
 Searched = tuple[Problem, tuple[Observation, ...], Evidence, tuple[str, ...], Verdict]  # what _search returns

@@ -148,7 +148,8 @@ class Verdict:
     """The answer.  kind: "polluter" | "brittle" | "fails-alone" | "not-reproduced" | "undecided".
 
     `culprits` is the union of the tests of all `causes` (a single-cause strategy names one
-    cause and leaves `causes` empty); `stop` says why the search stopped looking for more."""
+    cause and leaves `causes` empty); `stop` says why the search stopped looking for more, and
+    `spent` whether the budget (--max-runs, --time-budget) stopped it: more runs could settle more."""
 
     kind: str
     culprits: tuple[int, ...]
@@ -161,6 +162,7 @@ class Verdict:
     alternatives: tuple[tuple[tuple[int, ...], float], ...] = ()
     causes: tuple[FoundCause, ...] = ()
     stop: str = ""
+    spent: bool = False
 
 
 # ---------------------------------------------------------------------------

@@ -89,6 +89,7 @@ class End:
     confidence: float = 0.0
     rate: float = 0.0
     leaders: tuple[Answer, ...] = ()
+    spent: bool = False  # the budget ended it (always so for kind "budget")
 
 
 def sharpen(everything: Problem, problem: Problem, found: Sequence[Found], settings: Settings,

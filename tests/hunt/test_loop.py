@@ -126,6 +126,18 @@ def test_text_report_and_manual_strategy(tmp_path: Path) -> None:
     assert settings["search"]["strategy"] == "manual"
 
 
+@pytest.mark.parametrize("strategy", ["manual", "single"])
+def test_the_peers_strategies_name_the_budget_that_ended_them(tmp_path: Path, strategy: str) -> None:
+    """Their verdicts carry no stop line of their own: one cut short by --max-runs said nothing
+    of it, and resuming with the same budget ran nothing."""
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--strategy", strategy, "--max-runs", "2", "--jobs", "1", "--json")
+    assert proc.returncode in (4, 5), proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["stop"] == "the budget ran out (--max-runs 2 reached: give a larger one to go on)", verdict
+
+
 def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     """A test that never fails: say so with the counts, name no culprit."""
     name, victim, _ = DETERMINISTIC

@@ -560,3 +560,23 @@ def test_a_leader_run_alone_to_verify_it_says_the_suspicion_it_holds() -> None:
     assert isinstance(q, Query) and q.included == (2,), q
     assert int(q.reason.split(" hold ")[1].split("%")[0]) >= 90, q.reason
     assert q.reason.endswith("bits of evidence for the leader expected, should it be right)"), q.reason
+
+
+@pytest.mark.parametrize("strategy", ["isolate", "single", "manual", "scan"])
+def test_a_verdict_says_whether_the_budget_ended_it(strategy: str) -> None:
+    """`Verdict.spent` (the hunt's loop names the budget from it): set when --max-runs cut the
+    search short, clear when the search ended by itself; with no budget the same hunt is right."""
+    from isolate.search.simulate import hunt, scenario
+
+    suite = scenario("single p=0.5", 30, random.Random(3))
+    for runs, spent in ((4, True), (None, False)):
+        settings = Settings(strategy=strategy, max_runs=runs)
+        if strategy == "scan":  # the scan after the search's polluter verdict: its runs seed it
+            _, seed, _ = hunt(suite, Settings(), random.Random(5))
+            settings = Settings(strategy="scan", max_runs=None if runs is None else sum(o.count for o in seed) + runs)
+            verdict, _, _ = hunt(suite, settings, random.Random(5), observations=seed)
+        else:
+            verdict, _, _ = hunt(suite, settings, random.Random(5))
+        assert verdict.spent is spent, (runs, verdict)
+        if not spent:
+            assert verdict.kind == "polluter" and verdict.culprits == tuple(sorted(suite.truth.answer)), verdict

@@ -45,7 +45,7 @@ def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool 
         conf = 0.0
     stop = f"the budget ran out after {t.total_runs} runs, none failed" if spent else ""
     return Verdict("not-reproduced", (), conf, 0.0, 0.0, lines + ((stop,) if stop else ()), t.total_runs,
-                   t.total_seconds, stop=stop)
+                   t.total_seconds, stop=stop, spent=spent)
 
 
 def decide(
@@ -84,14 +84,14 @@ def decide(
         k = fit_runs(check.runs, run_cost(problem, check.included), budget)
         if k < 1:
             return _verdict(problem, t, best, settings,
-                            unconfirmed="budget spent before the answer was confirmed alone")
+                            unconfirmed="budget spent before the answer was confirmed alone", spent=True)
         return Query(check.included, k, check.reason)
     choice = choose(problem, cells, post, settings, batch, t.total_runs, best)
     if choice.alongside and not fits(problem, choice, budget):  # then one list at a time
         choice = choose(problem, cells, post, settings, 1, t.total_runs, best)
     k = fit_runs(choice.runs, run_cost(problem, choice.included), budget)
     if k < 1:
-        return _verdict(problem, t, best, settings)
+        return _verdict(problem, t, best, settings, spent=True)
     if k < choice.runs:
         choice = Query(choice.included, k, choice.reason, choice.until_failure)
     return choice
@@ -134,7 +134,8 @@ CONFIRM = 0.999
 
 
 def _verdict(
-    problem: Problem, t: Tally, best: Sequence[Answer], settings: Settings, unconfirmed: str = ""
+    problem: Problem, t: Tally, best: Sequence[Answer], settings: Settings, unconfirmed: str = "",
+    spent: bool = False
 ) -> Verdict:
     a = best[0]
     if a.probability >= settings.confidence and not unconfirmed:
@@ -149,7 +150,7 @@ def _verdict(
                   f"more: probability {a.probability:.3f}",)
     alts = tuple((b.culprits, b.probability) for b in best[1:])
     return Verdict(kind, a.culprits, a.probability, a.p, a.q, lines,
-                   t.total_runs, t.total_seconds, alts)
+                   t.total_runs, t.total_seconds, alts, spent=spent)
 
 
 

@@ -276,7 +276,8 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             # the victim failed alone, so no earlier test is needed: say so, not "undecided"
             return End("fails-alone", (f"the victim fails on its own ({th.fails[0]}/{th.runs[0]} alone); that no"
                                         f" earlier test raises its rate {settings.rates.min_ratio:g}x is not settled"
-                                        f" (probability {mass:.3f}): the budget ran out"), mass, th.beyond_q), leaders
+                                        f" (probability {mass:.3f}): the budget ran out"), mass, th.beyond_q,
+                       spent=True), leaders
         return End("budget", "the budget ran out", leaders=leaders), leaders
     return replace(query, runs=min(k, query.runs)), leaders
 
@@ -652,15 +653,16 @@ def _per_execution_rates(units: Sequence[Found]) -> dict[tuple[int, ...], float]
 def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, settings: Settings,
              per_execution: dict[tuple[int, ...], float] | None = None) -> Verdict:
     alts = tuple((a.culprits, a.probability) for a in end.leaders[1:])
+    spent = end.spent or end.kind == "budget"
     if not found:
         if end.kind == "fails-alone":
             lines = evidence_lines(problem, t, ()) + (end.text,)
             return Verdict("fails-alone", (), end.confidence, end.rate, end.rate, lines, t.total_runs,
-                           t.total_seconds, alts, stop=end.text)
+                           t.total_seconds, alts, stop=end.text, spent=spent)
         lead = end.leaders[0] if end.leaders else Answer((), 0.0, 0.0, 0.0)
         lines = evidence_lines(problem, t, lead.culprits) + (end.text,)
         return Verdict("undecided", lead.culprits, lead.probability, lead.p, lead.q, lines, t.total_runs,
-                       t.total_seconds, alts, stop=end.text)
+                       t.total_seconds, alts, stop=end.text, spent=spent)
     causes = _scopes(problem, t, found, per_execution)
     stop = end.text if end.kind == "stop" else (
         end.text if end.text.startswith("more may remain") else f"more may remain: {end.text}")
@@ -674,7 +676,7 @@ def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, setti
         lines += (f"fails {af}/{ar} alone (no predecessors)",)
     lines += (stop, f"fails {t.total_fails}/{t.total_runs} over all runs")
     return Verdict("polluter", culprits, min(c.confidence for c in causes), max(c.rate for c in causes),
-                   bf / br if br else 0.0, lines, t.total_runs, t.total_seconds, (), tuple(causes), stop)
+                   bf / br if br else 0.0, lines, t.total_runs, t.total_seconds, (), tuple(causes), stop, spent)
 
 
 def _active(cause: FoundCause, s: frozenset[int]) -> bool:

@@ -231,7 +231,7 @@ def decide(
                 return Verdict("undecided", (), 0.0, 0.0, 0.0,
                                evidence_lines(problem, t, ()) +
                                (f"budget spent with {probe.candidates} suspects left",),
-                               t.total_runs, t.total_seconds)
+                               t.total_runs, t.total_seconds, spent=True)
             k = int(min(remaining, budget))
             return Query(probe.included, k, probe.reason)
     except StopIteration as stop:

@@ -55,6 +55,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
     found: list[FoundCause] = []
     refuted = 0
     unsettled: list[tuple[int, str]] = []  # hits whose confirmation the budget (or doubt) cut short
+    cut = False  # ...the budget
     for i in sorted(i for i, (f, _) in alone.items() if f):
         step = _confirm(problem, observations, i, settings, batch, budget)
         if isinstance(step, Query):
@@ -63,6 +64,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
             found.append(replace(step.causes[0], tests=(i,)))
         elif step.kind == "undecided":
             unsettled.append((i, step.stop or "undecided"))
+            cut = cut or step.spent
         else:
             refuted += 1
     last = _last(observations, alone)
@@ -76,7 +78,7 @@ def decide(problem: Problem, observations: Sequence[Observation], settings: Sett
             query = replace(query, alongside=query.alongside[:len(first) - 1])
         if fits(problem, query, budget):
             return query
-    return _verdict(problem, t, alone, len(last), tuple(found), refuted, unsettled, len(untried))
+    return _verdict(problem, t, alone, len(last), tuple(found), refuted, unsettled, len(untried), cut)
 
 
 def _last(observations: Sequence[Observation], alone: dict[int, tuple[int, int]]) -> set[int]:
@@ -130,7 +132,8 @@ def _reason(problem: Problem, done: int, now: int) -> str:
 
 
 def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last: int,
-             found: tuple[FoundCause, ...], refuted: int, unsettled: list[tuple[int, str]], untried: int) -> Verdict:
+             found: tuple[FoundCause, ...], refuted: int, unsettled: list[tuple[int, str]], untried: int,
+             cut: bool) -> Verdict:
     n = len(problem.predecessors)
     ran = len(alone)
     besides = f" ({last} more were the last test before it in a list that passed)" if last else ""
@@ -156,4 +159,4 @@ def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last
     kind = "polluter" if found else "undecided" if untried or unsettled else "not-reproduced"
     return Verdict(kind, culprits,
                    min((c.confidence for c in found), default=0.0), max((c.rate for c in found), default=0.0),
-                   0.0, (stop,), t.total_runs, t.total_seconds, (), found, stop)
+                   0.0, (stop,), t.total_runs, t.total_seconds, (), found, stop, bool(untried) or cut)
