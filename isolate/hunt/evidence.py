@@ -123,7 +123,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             if (entry.reproduced or entry.outcome == "pass") and ids and ids[-1] == problem.victim \
                     and all(i in index for i in ids[:-1]):
                 observations.append(Observation(frozenset(index[i] for i in ids[:-1]), entry.reproduced,
-                                                entry.seconds, stored=True))
+                                                entry.seconds, stored=True, here=True))
                 early += 1
             continue
         every = entry.executions or ""  # all its executions (K-fold, ahead of the check, or a hedge)

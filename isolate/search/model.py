@@ -44,6 +44,8 @@ class Observation:
     executions: int = 0  # K-fold runs (--repeat-victim): every execution of the victim in these runs
     reproductions: int = 0  # (a run is judged on its first K; a list may ask more) and how many
     # reproduced the failure; 0: not recorded (single runs, stored runs)
+    here: bool = False  # a stored run made by this hunt, in its own order, before repeats started
+    # (read as stored runs are, its one execution being no K-fold run): no stale history
 
     def __post_init__(self) -> None:
         if not isinstance(self.included, frozenset):

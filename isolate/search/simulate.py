@@ -479,7 +479,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
         obs: list[Observation] = list(stored)  # consecutive alike runs as one observation with a count
         if used > 1 and settings.strategy == "isolate":
             # the single runs before repeats started, as stored runs are kept (isolate.hunt.evidence)
-            obs += [Observation(inc, "r" in e[:1], 0.0, stored=True) for inc, e in runs[:single]]
+            obs += [Observation(inc, "r" in e[:1], 0.0, stored=True, here=True) for inc, e in runs[:single]]
         for inc, e in runs[single if used > 1 else 0:]:
             failed, secs = "r" in e[:used], cost(inc, min(used, len(e)))
             k, r = (len(e), e.count("r")) if len(e) > 1 else (0, 0)  # every execution

@@ -201,6 +201,8 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     stored = verdict["history_runs"]  # first, and kept
     assert ev.early == single and sum(o.stored for o in ev.observations) == stored + single
     assert not any(o.stored for o in ev.observations[stored + single:])
+    # the history's runs may be stale; the single runs were this hunt's, in its own order
+    assert [o.here for o in ev.observations[:stored + single]] == [False] * stored + [True] * single
     assert counted[single] == stored + single and counted[-1] == len(ev.observations) == verdict["runs"] + stored, counted
     once = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--json", SAMPLE_RACE_RATE="0.05")
     assert once.returncode == 3, once.stderr

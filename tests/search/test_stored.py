@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from dataclasses import replace
 
 from isolate.search.decide import decide
 from isolate.search.model import Observation, Query, Settings
@@ -118,5 +119,25 @@ def test_a_suspect_the_stored_runs_saw_fail_often_opens_the_hunt_with_prefixes()
     seldom = sure + [stored({7, 2, 3}, False), stored({7, 4, 8}, False), stored({7, 6, 9}, False),
                      stored({7, 1, 5}, False)] * 2
     step = decide(pb, seldom, Settings())
+    assert isinstance(step, Query) and step.included == tuple(range(10)), step
+    assert step.reason.startswith("full list: stored runs failed")
+
+
+def test_a_failure_of_this_hunts_own_single_runs_is_not_reproduced_again_once_repeats_start() -> None:
+    """Once repeats start, the hunt's single runs before them are read as stored runs are (their
+    one execution is no K-fold run). A stored run of another order may be stale, so the whole
+    list runs first; a run this hunt made in its own order (`here`) is not: the shortest of its
+    failing lists is enough to reproduce the failure in K-fold runs, and cheaper."""
+    pb = make_problem(10, tuple(0.1 + 0.01 * i for i in range(10)), 0.1, 1.0)
+    single = [Observation(frozenset(range(10)), True, 2.0, stored=True, here=True),
+              Observation(frozenset(range(5)), False, 1.5, stored=True, here=True),
+              Observation(frozenset(range(8)), True, 1.8, stored=True, here=True),
+              Observation(frozenset(range(10)), False, 2.0, stored=True, here=True),
+              Observation(frozenset(range(8)), False, 1.8, stored=True, here=True)]
+    step = decide(pb, single, Settings(executions=10))
+    assert isinstance(step, Query) and step.included == tuple(range(8)) and step.until_failure, step
+    assert step.reason.startswith("the first 8 of 10 predecessors, the shortest that hold a list of this hunt's")
+    history = [replace(o, here=False) for o in single]
+    step = decide(pb, history, Settings(executions=10))
     assert isinstance(step, Query) and step.included == tuple(range(10)), step
     assert step.reason.startswith("full list: stored runs failed")

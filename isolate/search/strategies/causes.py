@@ -239,7 +239,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             wave = _stored_wave(problem, th, settings, batch, budget)
             if wave is not None:
                 return wave, leaders
-        again = _reproduce_whole(problem, th, settings, batch, budget)
+        again = _reproduce_whole(problem, th, settings, batch, budget, obs)
         if again is not None:
             return again, leaders
     if mass >= settings.confidence and lead < 0:
@@ -283,20 +283,32 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
 
 
 def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
-                     budget: tuple[float, float]) -> Query | None:
+                     budget: tuple[float, float], obs: Sequence[Observation]) -> Query | None:
     """The whole list until it fails, when the failures so far are all of lists that are no
     prefix of the chain (stored runs of other orders, isolate.hunt.history): the chain then has
     no failing prefix to split, and its search would grope along prefixes expected to fail at the
     background rate. So the hunt first reproduces the failure in its own order, as one without
-    stored runs does (runs doubling, up to reproduce_cap); None when that is done or spent."""
+    stored runs does (runs doubling, up to reproduce_cap); None when that is done or spent.
+
+    When this hunt's own single runs, made before repeats started (`Observation.here`), failed,
+    the failure has reproduced here already, and the chain's prior leads with their tests: the
+    shortest prefix of the chain that holds one of their failing lists is enough to reproduce it
+    in runs that repeat the victim (a run of the whole list, of every test, costs more)."""
     n = len(problem.predecessors)
-    done = th.runs[n]  # runs of the whole list, the chain's longest prefix
+    position = {i: j for j, i in enumerate(th.chain)}
+    length = min((max((position[i] for i in o.included), default=-1) + 1 for o in obs if o.here and o.failed),
+                 default=n) or n  # the victim alone failed (length 0): its own rate, no prefix to start from
+    done = th.runs[length]  # runs of that prefix (the whole list: the chain's longest)
     cap = reproduce_cap(settings)
-    full = tuple(range(n))
-    k = fit_runs(round_batch(min(cap - done, max(1, done)), batch), run_cost(problem, full), budget)
+    included = tuple(sorted(th.chain[:length]))
+    k = fit_runs(round_batch(min(cap - done, max(1, done)), batch), run_cost(problem, included), budget)
     if n == 0 or done >= cap or k < 1:
         return None
-    return Query(full, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
+    if length < n:
+        return Query(included, k, f"the first {length} of {n} predecessors, the shortest that hold a list of this"
+                                  f" hunt's single runs that failed: does it fail in runs that repeat the victim"
+                                  f" too? ({done} runs of it)")
+    return Query(included, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
 
 
 def _stored_wave(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
