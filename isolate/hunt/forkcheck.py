@@ -249,7 +249,7 @@ class AutoRunner:
         """Store the decision (a resumed hunt reads it), say it once, switch if it agreed."""
         data = {"mode": "fork" if agree else "fresh", "summary": summary, "alpha": ALPHA, **ps,
                 "lists": [{"step": t.step, "fresh": list(t.fresh), "fork": list(t.fork)} for t in tallies],
-                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")}
         write_atomic(self.hunt.path / FORK_CHECK, json.dumps(data, indent=2) + "\n")
         self.display.info(f"mode: {summary}")
         if agree:

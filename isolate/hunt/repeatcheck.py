@@ -137,7 +137,7 @@ def left_out(ev: Evidence, strategy: str) -> int:
 
 def _write_auto(data: dict[str, Any], hunt: Hunt) -> None:
     """repeat-auto.json, with the time it was written."""
-    data = {**data, "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    data = {**data, "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")}
     write_atomic(hunt.path / REPEAT_AUTO, json.dumps(data, indent=2) + "\n")
 
 
@@ -283,7 +283,7 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, figure: str, runs
     else:
         summary = f"{k} executions per run (checked: {counted}; {figure})"
     data = {"repeat": k, "used": used, "state": state, "summary": summary, "test": figure,
-            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+            "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")}
     write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")
     display.info(f"repeats: {summary}")
     set_repeat(runner, used)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import os
@@ -208,12 +209,24 @@ def test_status_log_and_backtrack(tmp_path: Path) -> None:
     assert steps, log.stdout
     hunt = suite / ".isolate" / hunt_name(victim)
     total = len((hunt / "journal.jsonl").read_text().splitlines())
+    auto = json.loads((hunt / "repeat-auto.json").read_text()) if (hunt / "repeat-auto.json").exists() else {}
     back = isolate(suite, "backtrack", victim, str(steps[0]))  # the first step the hunt ran
     assert back.returncode == 0, back.stderr
     kept = len((hunt / "journal.jsonl").read_text().splitlines())
     assert 0 < kept < total
     aside = list(hunt.glob("journal.backtracked-*.jsonl"))
     assert len(aside) == 1 and kept + len(aside[0].read_text().splitlines()) == total
+    # decisions made from the runs set aside go with them (the hunt makes them again); the
+    # reproducer went with the verdict
+    first_aside = dt.datetime.fromisoformat(json.loads(aside[0].read_text().splitlines()[0])["at"])
+    for name in ("fork-check.json", "repeat-check.json", "repeat-auto.json"):
+        if (hunt / name).exists():
+            made = dt.datetime.fromisoformat(json.loads((hunt / name).read_text())["at"])
+            assert made < first_aside, (name, made, first_aside)
+    if auto.get("stopped", 0) > kept:  # repeats ahead, stopped after runs now set aside
+        assert list(hunt.glob("repeat-auto.backtracked-*.json")), sorted(p.name for p in hunt.iterdir())
+        assert "repeat-auto.json set aside" in back.stdout, back.stdout
+    assert not (hunt / "reproducer.txt").exists() and list(hunt.glob("reproducer.backtracked-*.txt"))
     paused = isolate(suite, "status", victim).stdout
     predecessors = len((hunt / "step-000.txt").read_text().split()) - 1
     assert f"paused · {predecessors} candidates" in paused, paused  # the hunt's, not its last list's
