@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shlex
@@ -36,8 +37,22 @@ def user_errors(func: F) -> F:
         except BrokenPipeError:
             sys.stderr.close()
             sys.exit(1)
+        except OSError as exc:
+            if exc.errno not in OUTPUT_FULL:  # isolate's own files say which one (UserError)
+                raise
+            _output_failed(exc)
 
     return wrapper  # type: ignore[return-value]
+
+
+OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)  # writing stdout can end so
+
+
+def _output_failed(exc: OSError) -> None:
+    """stdout could not be written (a full disk, /dev/full): one line, status 2, and nothing
+    left buffered for Python to fail on again at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    fail(f"cannot write the output ({exc.strerror}); free disk space or redirect it elsewhere")
 
 
 class _Group(click.Group):
@@ -57,7 +72,20 @@ class _Group(click.Group):
             sys.exit(130)
         except click.ClickException as exc:
             fail(exc.format_message())
+        _flush_output()
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def _flush_output() -> None:
+    """What is still buffered for stdout, written now: a full disk (or /dev/full) behind a
+    redirection is an error with its one line, not a quiet exit 0; a reader that went away
+    (`isolate status | head -1`) is not."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+    except OSError as exc:
+        _output_failed(exc)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -49,6 +49,8 @@ def check_target(path: Path) -> None:
     """A UserError unless `path` can be written by write_atomic (checked before any work)."""
     if path.is_dir():
         raise UserError(f"{path} is a directory; give a file name")
+    if path.exists() and not path.is_file():  # a device or a pipe: replacing it would destroy it
+        raise UserError(f"{path} is not a regular file (a device or a pipe); give a file name, or '-' and redirect")
     if not path.parent.is_dir():
         raise UserError(f"cannot write {path}: {path.parent} is not a directory; create it first or"
                         " give another path")

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import subprocess
 from pathlib import Path
 
-from conftest import assert_user_error, isolate
+import pytest
+
+from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
 from isolate import __version__
 
 
@@ -35,3 +40,30 @@ def test_plan_json(tmp_path: Path) -> None:
         assert 0 < s["runs_median"] <= s["runs_p95"] and s["seconds_median"] > 0
     text = isolate(tmp_path, "plan", "--tests", "50", "--rate", "0.2")
     assert "Lower bound (Fano)" in text.stdout and "Pass-only confirmation" in text.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_output_that_cannot_be_written_is_an_error_not_a_quiet_exit(tmp_path: Path) -> None:
+    """stdout on a full disk (/dev/full) exited 0 with the output lost, or with a traceback; a
+    reader that goes away early (`| head -1`) is no error."""
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([tool("isolate"), "plan", "--tests", "50", "--rate", "0.5"], cwd=tmp_path, stdout=full,
+                              stderr=subprocess.PIPE, env=env(), timeout=120)
+    assert_user_error(subprocess.CompletedProcess(proc.args, proc.returncode, "", proc.stderr.decode()),
+                      "cannot write the output (No space left on device)")
+    head = subprocess.run(f"'{tool('isolate')}' plan --tests 50 --rate 0.5 | head -c 1", shell=True, cwd=tmp_path,
+                          capture_output=True, env=env(), timeout=120)
+    assert head.returncode == 0 and head.stderr == b"", head.stderr
+
+
+def test_a_device_or_pipe_as_the_html_file_is_refused_not_replaced(tmp_path: Path) -> None:
+    """write_atomic replaces its target by rename: given /dev/full (as root) it replaced the
+    device with a regular file. A pipe stands for it here."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract").returncode == 0
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)
+    assert_user_error(isolate(suite, "report", "test_header_uses_default_currency", "--html", str(fifo)),
+                      "is not a regular file")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
