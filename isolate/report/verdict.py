@@ -52,7 +52,11 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.extend(f"    {c}" for c in culprits)
     lines.append("  evidence:")
     said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
-    lines.extend(f"    {line}" for line in verdict.evidence if line not in said)
+    # (the stop line as the search wrote it, before the hunt named the budget that ended it)
+    lines.extend(f"    {line}" for line in verdict.evidence
+                 if line not in said and not (line and verdict.stop.startswith(f"{line} (")))
+    if verdict.stop and not verdict.causes:
+        lines.append(f"  stopped: {verdict.stop}")
     if cleaners is not None:
         lines.extend(_cleaners(cleaners))
     others = len(problem.predecessors) - len(verdict.culprits)

@@ -137,6 +137,8 @@ def test_the_peers_strategies_name_the_budget_that_ended_them(tmp_path: Path, st
     assert proc.returncode in (4, 5), proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["stop"] == "the budget ran out (--max-runs 2 reached: give a larger one to go on)", verdict
+    text = isolate(suite, "bisect", victim, "--max-runs", "2")  # the stored verdict, as text
+    assert "  stopped: the budget ran out (--max-runs 2 reached: give a larger one to go on)" in text.stdout, text.stdout
 
 
 def test_not_reproduced_within_budget(tmp_path: Path) -> None:
