@@ -385,8 +385,8 @@ def report(test: str, html_file: Path, repo: Path | None) -> None:
 
 @main.command()
 @click.argument("test")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.99,
-              show_default=True, help="How sure the passes must make 'fixed'.")
+@click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.99,
+              show_default=True, help="How sure the passes must make 'fixed' (0.5 to below 1, as bisect's).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Repetitions at once (default: the hunt's, or CPUs).")
 @click.option("--timeout", type=Seconds(), help="Seconds per repetition (default: the hunt's).")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")

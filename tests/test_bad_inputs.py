@@ -234,6 +234,7 @@ CASES += [
         (("bisect", SHORT, "--history-since", "abc"), "--history-since 'abc' is not a run id"),
         (("verify", SHORT, "--timeout", "nan"), "finite number of seconds"),
         (("verify", SHORT, "--timeout", "inf"), "finite number of seconds"),
+        (("verify", SHORT, "--confidence", "0.01"), "--confidence"),
         (("replay", "STEP", "--scheduler", "tcp://localhost"), "missing port number"),
         (("extract", "--force", "-o", "."), "is a directory"),
         (("extract", "--force", "-o", "missing/order.txt"), "missing is not a directory"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import os
+import shlex
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -150,21 +151,21 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
     verdict = read_verdict(hunt)
     if verdict is None:
         raise UserError(f"the hunt for {hunt.victim} has no verdict yet; finish it with"
-                        f" 'isolate bisect {hunt.victim}', then verify")
+                        f" 'isolate bisect {shlex.quote(hunt.victim)}', then verify")
     kind = verdict.get("verdict")
     reproducer = hunt.path / "reproducer.txt"
     if kind not in ("polluter", "fails-alone", "brittle") or not reproducer.exists():
         stored = hunt.settings.get("search", {}).get("max_runs")  # a whole number >= 1, or None
         more = f" --max-runs {max(1000, 4 * stored)}" if stored is not None else ""  # the stored cap holds
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify;"
-                        f" continue it with 'isolate bisect {hunt.victim} --time-budget 8h{more}' until it names a"
+                        f" continue it with 'isolate bisect {shlex.quote(hunt.victim)} --time-budget 8h{more}' until it names a"
                         " cause")
     rates = verdict.get("rates", {})
     # a brittle victim's reproducer is the victim alone, which fails at its own rate (the background)
     rate = float(rates.get("with_culprits" if kind == "polluter" else "background", 0.0))
     if not rate > 0:
         raise UserError(f"the verdict in {hunt.path / 'verdict.json'} estimates no failure rate;"
-                        f" re-run the hunt with 'isolate bisect {hunt.victim}'")
+                        f" re-run the hunt with 'isolate bisect {shlex.quote(hunt.victim)}'")
     targets = [Target("reproducer", reproducer, read_list(reproducer))]
     original = hunt.step_path(0)
     if original.exists() and read_list(original) != targets[0].ids:

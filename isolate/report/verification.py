@@ -14,7 +14,7 @@ def as_text(v: Verification) -> str:
     """The conclusion first (`fixed: 0/n, rate < r at c` or `still fails: k/n`), then each list."""
     lines = []
     if v.verdict == "fixed":
-        lines.append(f"fixed: 0/{v.needed}, rate < {v.bound:.3g} at {v.confidence:g}")
+        lines.append(f"fixed: 0/{v.needed}, rate < {v.bound:.3g} at {_confidence(v.confidence)}")
     elif v.verdict == "still-fails":
         fails = sum(c.fails for c in v.counts)
         runs = sum(c.runs for c in v.counts)
@@ -32,7 +32,7 @@ def as_text(v: Verification) -> str:
         lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
                      f" {c.passes} passed{other}  ({_rel(c.target.path)})")
     lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {v.needed} passes of each list"
-                 f" rule it out at {v.confidence:g} (n = ceil(ln(1-c)/ln(1-p)))")
+                 f" rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
     lines.append(f"  attempt {v.attempt}, {v.session_runs} runs this time; journal {_rel(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)
 
@@ -59,3 +59,8 @@ def as_data(v: Verification) -> dict[str, Any]:
         "session_runs": v.session_runs,
         "journal": str(v.hunt.path / JOURNAL),
     }
+
+
+def _confidence(c: float) -> str:
+    """0.99 as 0.99, 0.99999999 as 0.99999999 (not "1", which :g makes of it)."""
+    return f"{c:.12g}"

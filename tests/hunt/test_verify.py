@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import shlex
 import signal
 import socket
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
@@ -128,3 +131,20 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     (hunt / "lock").write_text(f"{os.getppid()} {socket.gethostname()} {boot} {start}\n")
     assert_user_error(isolate(suite, "verify", VICTIM), "already running")
     assert not (hunt / "verify.jsonl").exists()
+
+
+def test_the_commands_verify_suggests_quote_the_test_id(tmp_path: Path) -> None:
+    """A pytest id with brackets, spaces or `$(...)` pasted unquoted from the message breaks the
+    command, or runs the `$(...)`."""
+    from isolate.errors import UserError
+    from isolate.hunt.store import Hunt
+    from isolate.hunt.verify import _plan
+
+    victim = "tests/test_a.py::test_c[a b & $(touch x)]"
+    with pytest.raises(UserError) as none_yet:
+        _plan(Hunt(tmp_path, {"victim": victim}))
+    assert f"'isolate bisect {shlex.quote(victim)}', then verify" in str(none_yet.value)
+    (tmp_path / "verdict.json").write_text(json.dumps({"verdict": "undecided", "confidence": 0.5, "culprits": []}))
+    with pytest.raises(UserError) as undecided:
+        _plan(Hunt(tmp_path, {"victim": victim}))
+    assert f"'isolate bisect {shlex.quote(victim)} --time-budget 8h'" in str(undecided.value)
