@@ -375,9 +375,6 @@ def report(test: str, html_file: Path, repo: Path | None) -> None:
         return
     try:
         write_atomic(html_file, page)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(html_file, 0o666 & ~umask)  # a page to share, not a private temp file
     except OSError as exc:
         raise UserError(f"cannot write {html_file} ({exc.strerror}); pass a writable path or '-'") from None
     click.echo(f"wrote {html_file}", err=True)

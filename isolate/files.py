@@ -29,6 +29,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     except OSError as exc:
         raise UserError(f"cannot write {path} ({exc.strerror}); check the folder's permissions") from None
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # as open() would make it, not mkstemp's private 0600
         with os.fdopen(fd, "wb") as fp:
             fp.write(text.encode("utf8") if isinstance(text, str) else text)
             fp.flush()
@@ -43,6 +44,13 @@ def write_atomic(path: Path, text: str | bytes) -> None:
             raise UserError(f"cannot write {path} ({exc.strerror}); free disk space or check"
                             " permissions, then run the same command again") from None
         raise
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def check_target(path: Path) -> None:

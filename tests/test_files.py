@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -71,3 +72,17 @@ def test_writing_where_no_file_can_be_is_a_user_error(tmp_path: Path, where: str
     with pytest.raises(UserError, match="directory"):
         write_atomic(tmp_path / where, "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "file"]
+
+
+def test_written_files_follow_the_umask_not_mkstemps_0600(tmp_path: Path) -> None:
+    """Step lists, verdicts and reproducers came out -rw------- whatever the umask, so a teammate
+    or a CI artifact reader could not `cat` them."""
+    old = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "shared.txt", "a\n")
+        os.umask(0o077)
+        write_atomic(tmp_path / "private.txt", "b\n")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "shared.txt").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "private.txt").stat().st_mode) == 0o600
