@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -53,6 +54,22 @@ def _output_failed(exc: OSError) -> None:
     left buffered for Python to fail on again at exit."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     fail(f"cannot write the output ({exc.strerror}); free disk space or redirect it elsewhere")
+
+
+ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+:\d+|inproc://\S+")  # what a Dask scheduler listens on
+
+
+def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--scheduler, or ISOLATE_SCHEDULER: blank is unset; from the environment, where the user may
+    not remember setting it, an address of no known shape is named as the variable's fault."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    if (ctx.get_parameter_source(param.name or "") is click.core.ParameterSource.ENVIRONMENT
+            and not ADDRESS.fullmatch(value)):
+        raise click.BadParameter(f"ISOLATE_SCHEDULER={value!r} is no Dask scheduler address (such as"
+                                 " tcp://HOST:8786); fix it, or 'unset ISOLATE_SCHEDULER' to run here")
+    return value
 
 
 class _Group(click.Group):
@@ -162,7 +179,7 @@ def extract(run_spec: str | None, worker: str | None, test: str | None, repo: Pa
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--pytest-arg", "pytest_args", multiple=True, metavar="ARG",
               help="Pass ARG to pytest in every repetition (pytest projects; repeatable).")
-@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS", callback=_scheduler,
               help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
 @user_errors
@@ -255,7 +272,7 @@ class Seconds(click.ParamType):
 @click.option("--run", "run_spec", help="Extract from this run first (as isolate extract --run).")
 @click.option("--worker", help="With --run: the worker tag.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
-@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS", callback=_scheduler,
               help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
@@ -313,7 +330,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 @main.command()
 @click.argument("test")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict.")
-@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS",
+@click.option("--scheduler", envvar="ISOLATE_SCHEDULER", metavar="ADDRESS", callback=_scheduler,
               help="Run repetitions on this Dask cluster, e.g. tcp://HOST:8786 (env ISOLATE_SCHEDULER; not stored).")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")

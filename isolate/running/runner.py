@@ -265,8 +265,9 @@ class Runner:
                 try:
                     from isolate.running.executors.dask import DaskExecutor
                 except ImportError as exc:
-                    raise UserError(f"--scheduler needs Dask, and {exc.name or 'distributed'} cannot be "
-                                    "imported; fix: pip install 'isolate[dask]'") from None
+                    raise UserError(f"--scheduler {self.scheduler} (or ISOLATE_SCHEDULER) needs Dask, and"
+                                    f" {exc.name or 'distributed'} cannot be imported; fix: pip install"
+                                    " 'isolate[dask]', or drop --scheduler and unset ISOLATE_SCHEDULER") from None
                 self._executor = DaskExecutor(self.scheduler, self.project, self.timeout,
                                               self.discover_all, self.warn)
             elif self.mode == "fork":

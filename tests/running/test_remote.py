@@ -158,6 +158,12 @@ def test_without_dask_installed_a_scheduler_is_one_line(tmp_path: Path) -> None:
             "from isolate.cli import main; main()\n")
     proc = subprocess.run([sys.executable, "-c", code, "replay", "list.txt", "--scheduler", "tcp://127.0.0.1:8786"],
                           cwd=suite, capture_output=True, text=True, env=env())
-    assert_user_error(proc, "--scheduler needs Dask", "pip install 'isolate[dask]'")
+    assert_user_error(proc, "--scheduler tcp://127.0.0.1:8786 (or ISOLATE_SCHEDULER) needs Dask",
+                      "pip install 'isolate[dask]'", "unset ISOLATE_SCHEDULER")
     local = isolate(suite, "replay", "list.txt", "--json")
     assert local.returncode == 0 and '"local": 1' in local.stdout
+    # the variable set to junk is named as the cause; blank is unset
+    assert_user_error(isolate(suite, "replay", "list.txt", ISOLATE_SCHEDULER="junk"),
+                      "ISOLATE_SCHEDULER='junk' is no Dask scheduler address", "unset ISOLATE_SCHEDULER")
+    blank = isolate(suite, "replay", "list.txt", "--json", ISOLATE_SCHEDULER="  ")
+    assert blank.returncode == 0 and '"local": 1' in blank.stdout, blank.stderr
