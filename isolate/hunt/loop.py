@@ -90,6 +90,8 @@ def hunt_loop(
                 # a cluster is reached (or refused with one line) before anything is asked of it
                 known = runner.capacity() if fresh.scheduler or not merged["jobs"] else None
                 jobs = int(merged["jobs"] or known or os.cpu_count() or 1)
+                if merged["jobs"]:  # asked for: a default of the machine's CPUs stays as it is
+                    jobs = _within_budget(jobs, merged["max_runs"], display)
                 start_check(hunt, runner, display, jobs, _deadline(hunt, merged), merged["max_runs"])
                 while True:
                     try:
@@ -237,6 +239,21 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
             continue  # the check's runs may be evidence now
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+
+
+BUDGET_SHARE = 4  # runs at once: at most a quarter of --max-runs
+
+
+def _within_budget(jobs: int, most: int | None, display: Any) -> int:
+    """Runs at once, at most a quarter of --max-runs: a batch plans W runs together, and W far
+    above the budget would spend it on one wave (--jobs 1000 --max-runs 30 ran 21 copies of the
+    whole list and ended undecided, where --jobs 8 named the polluter)."""
+    if most is None or jobs <= max(1, most // BUDGET_SHARE):
+        return jobs
+    capped = max(1, most // BUDGET_SHARE)
+    display.warn(f"{jobs} runs at once would spend --max-runs {most} in a wave or two; running {capped} at once"
+                 f" (a quarter of it)")
+    return capped
 
 
 def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float | None) -> Verdict:

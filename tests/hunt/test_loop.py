@@ -412,3 +412,14 @@ def test_full_disk_stops_with_one_line_keeps_the_evidence_and_resumes(tmp_path: 
     assert final.returncode == 0, final.stderr
     verdict = json.loads(final.stdout)
     assert verdict["culprits"] == culprits and verdict["runs"] > 3
+
+
+def test_runs_at_once_are_kept_to_a_quarter_of_max_runs(tmp_path: Path) -> None:
+    """--jobs 1000 --max-runs 30 spent 21 runs on copies of the whole list and ended undecided
+    (confidence 0.12), where --jobs 8 names the polluter: a batch plans its W runs together."""
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--jobs", "1000", "--max-runs", "30", "--json")
+    assert "1000 runs at once would spend --max-runs 30 in a wave or two; running 7 at once" in proc.stderr, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert proc.returncode == 0 and verdict["culprits"] == [culprit], verdict
