@@ -243,6 +243,7 @@ CASES += [
         (("extract", "--run", "7"), "run 7 does not exist"),
         (("extract", "--test", "nosuch"), "not in run 0"),
         (("status", "nosuch"), "no hunt for 'nosuch'"),
+        (("resume", "nosuch"), "or with 'isolate bisect nosuch --run ID [--worker TAG]'"),
         (("status", "--repo", "nowhere"), "--repo nowhere is not a directory"),
         (("resume", SHORT, "--repo", "nowhere"), "--repo nowhere is not a directory"),
     ]

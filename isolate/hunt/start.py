@@ -135,7 +135,8 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
         return hunt
     if run_spec is None and worker is None:
         raise UserError(
-            f"no hunt for {test!r}; start one with 'isolate extract --test {shlex.quote(test)}' or pass --run ID [--worker TAG]"
+            f"no hunt for {test!r}; start one with 'isolate extract --test {shlex.quote(test)}', or with"
+            f" 'isolate bisect {shlex.quote(test)} --run ID [--worker TAG]'"
         )
     if hunt is not None:
         raise UserError(f"a hunt for {hunt.victim} already exists in {hunt.path}; drop --run/--worker to"

@@ -86,8 +86,8 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
         return "unknown until the failure reproduces"
     odds_now = top[0].probability / max(1e-12, 1 - top[0].probability)
     odds_goal = confidence / (1 - confidence)
-    if odds_now >= odds_goal:
-        return "done"
+    if odds_now >= odds_goal:  # the hunt goes on: confirming the leader, ruling out more causes
+        return "the leader is at the target confidence; confirming it and checking for further causes"
     gained = math.log(max(odds_now, 1e-12)) - math.log(1 / max(1, n))
     per_second = gained / max(1e-9, sum(e.seconds for e in entries))
     if per_second <= 0:

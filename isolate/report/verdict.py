@@ -70,6 +70,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     elif verdict.kind in ("polluter", "undecided") and verdict.runs and verdict.culprits:
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
+        if p < 0.0005:  # it would print as 0.000: no alternative worth naming
+            continue
         names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
     spent = f" in {duration(wall)}" if wall is not None else ""

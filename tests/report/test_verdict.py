@@ -44,3 +44,13 @@ def test_a_polluter_verdict_says_what_the_scan_would_add_until_it_ran(tmp_path: 
     assert "not covered" not in as_text(problem, scanned, tmp_path, None, "stestr")
     alone = Verdict("fails-alone", (), 0.99, 0.1, 0.1, ("fails 3/30 alone",), 30, 1.0)
     assert "not covered" not in as_text(problem, alone, tmp_path, None, "stestr")
+
+
+def test_alternatives_that_would_print_as_0_000_are_left_out(tmp_path: Path) -> None:
+    """A fails-alone verdict listed "next most likely: a (0.000)" lines: nothing anyone should weigh."""
+    problem = Problem(("a.T.test_a", "a.T.test_b"), "b.T.test_v", (0.1, 0.1), 0.1, 0.1)
+    alone = Verdict("fails-alone", (), 0.995, 0.3, 0.3, ("fails 3/10 alone (no predecessors)",), 20, 2.0,
+                    alternatives=(((0,), 0.004), ((1,), 0.0001)))
+    text = as_text(problem, alone, tmp_path, None, "stestr")
+    assert "next most likely: test_a (0.004)" in text or "next most likely: a.T.test_a (0.004)" in text, text
+    assert "0.000" not in text, text

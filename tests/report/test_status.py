@@ -1,0 +1,20 @@
+"""`isolate status`'s estimate of the time left."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from isolate.hunt.journal import Entry
+from isolate.hunt.store import Hunt
+from isolate.report.status import _time_left
+from isolate.search.posterior import Answer
+
+
+def test_a_leader_past_the_target_is_not_called_done_while_the_hunt_goes_on(tmp_path: Path) -> None:
+    """A running hunt whose leader had reached the confidence showed "time left: done" while it
+    went on confirming the leader and checking for further causes."""
+    hunt = Hunt(tmp_path, {"victim": "v", "search": {}})
+    entries = [Entry(0, "fail", True, 1.0), Entry(1, "pass", False, 1.0)]
+    left = _time_left(hunt, entries, (Answer((3,), 0.995, 1.0, 0.0),), 0.99, 50)
+    assert left == "the leader is at the target confidence; confirming it and checking for further causes"
+    assert _time_left(hunt, entries, (Answer((3,), 0.6, 1.0, 0.0),), 0.99, 50).endswith("of test time")
