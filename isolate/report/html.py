@@ -385,7 +385,7 @@ def _header(p: Page) -> str:
                    f" ({e(now)})</p>")
     out.append('<ul class="facts">'
                f"<li><b>{runs}</b> runs</li><li><b>{fails}</b> reproduced the failure</li>"
-               f"<li><b>{len(p.steps)}</b> steps</li><li><b>{len(p.problem.predecessors)}</b> predecessors</li>"
+               f"<li><b>{len({g.step for g in p.steps})}</b> steps</li><li><b>{len(p.problem.predecessors)}</b> predecessors</li>"
                f"<li><b>{e(duration(seconds))}</b> of test time</li>"
                f"<li>target confidence <b>{p.confidence:g}</b></li></ul>")
     out.append("</header>")
@@ -637,7 +637,9 @@ def _reproducer_section(p: Page) -> str:
     else:
         ids = read_list(reproducer)
         shown = e_id(str(rel / "reproducer.txt"))
-        out.append(f'<p>The reproducer, the culprits then the victim: <code class="id">{shown}</code></p>')
+        what = {"polluter": "the culprits then the victim", "fails-alone": "the victim alone, which fails on its own",
+                "brittle": "the victim alone, which fails without its state-setters"}.get(str(p.verdict.get("verdict")), "the list")
+        out.append(f'<p>The reproducer, {what}: <code class="id">{shown}</code></p>')
         out.append(f'<pre id="reproducer-list">{e("".join(i + chr(10) for i in ids))}</pre>')
         listed = rel / "reproducer.txt"
         commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]

@@ -103,6 +103,8 @@ def test_fails_on_its_own(tmp_path: Path) -> None:
                             rf"\({counts} runs of {used} executions failed\)", finding), finding
     assert "finding: fails on its own:" in isolate(suite, "status", victim).stdout
     assert "finding: fails on its own:" in isolate(suite, "log", victim).stdout
+    page = isolate(suite, "report", victim, "--html", "-").stdout  # its reproducer is the victim alone
+    assert "The reproducer, the victim alone, which fails on its own:" in page and "the culprits then" not in page
 
 
 def test_a_finding_is_said_while_hunting(tmp_path: Path) -> None:

@@ -163,6 +163,9 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
     assert len(logged) >= 3 and sum(g[2] for g in logged) + sum(checks) == runs
     assert len(page.one("svg", id="timeline").all("rect", class_="run")) == runs
     assert "does the failure reproduce?" in rows[0].text
+    # the summary counts steps, not table rows (a step run again in another batch is one step)
+    steps_shown = int(re.search(r"<li><b>(\d+)</b> steps</li>", out.read_text()).group(1))  # type: ignore[union-attr]
+    assert steps_shown == len({int(r.attrs["data-step"]) for r in rows}), steps_shown
 
     # the evidence: the verdict's lines and a row per cause, the culprit's first
     assert [li.text for li in page.one(id="evidence").all("li")] == verdict["evidence"]
@@ -176,6 +179,7 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
 
     # the reproducer and the commands to run it
     assert page.one(id="reproducer-list").text.split() == [CULPRIT, VICTIM]
+    assert "The reproducer, the culprits then the victim:" in out.read_text()
     commands = page.one(id="commands").text
     assert f"isolate replay .isolate/{hunt_dir.name}/reproducer.txt --times 20" in commands
     assert f"stestr run --serial --load-list .isolate/{hunt_dir.name}/reproducer.txt" in commands
