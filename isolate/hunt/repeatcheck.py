@@ -269,8 +269,9 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, figure: str, runs
     it is not the test's."""
     k = repeat_asked(hunt)
     first = first_alone(alone)
-    counted = (f"{len(runs)} runs of up to {k} executions, {sum(e[0] == 'r' for e in runs)} reproduced on the"
-               f" first, {sum(e[1:].count('r') for e in runs)} on a later one; alone: {first}/{len(alone)} on the first")
+    counted = (f"{len(runs)} runs of up to {k} executions: {sum(e[0] == 'r' for e in runs)} reproduced on their"
+               f" first execution, and {sum(e[1:].count('r') for e in runs)} later executions reproduced it;"
+               f" alone: {first}/{len(alone)} on the first")
     if state == OFF and why is None:
         why = f"later executions fail more often than the first ({figure}): the victim changes its own odds"
     if state == OFF:

@@ -82,7 +82,10 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         shown = shlex.quote(_rel(reproducer))
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
         if kind == "stestr" and reproducer.is_file() and stestr_keeps_order(read_list(reproducer)):
-            lines.append(f"         or: stestr run --serial --load-list {shown}")
+            root = hunt.parent.parent  # stestr runs from the project's root, where its .stestr.conf is
+            here = "" if Path.cwd().resolve() == root.resolve() else f"cd {shlex.quote(str(root))} && "
+            listed = shown if not here else shlex.quote(str(reproducer.relative_to(root)))
+            lines.append(f"         or: {here}stestr run --serial --load-list {listed}")
     if verdict.kind == "brittle" and reproducer is not None:
         passing = shlex.quote(_rel(reproducer.with_name("passing.txt")))
         lines.append(f"  passes with the setter(s) first: isolate replay {passing} --times 20")

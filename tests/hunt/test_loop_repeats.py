@@ -9,6 +9,7 @@ executions per run; the setting is fixed once the hunt has runs."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,9 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
         assert finding.startswith("fails on its own: ") and finding.endswith(" alone"), finding
         return
     assert 1 < check["used"] < 24, check
+    # the counts say what they count: runs by their first execution, executions after it
+    assert re.search(r"runs of up to 24 executions: \d+ reproduced on their first execution, and \d+ later"
+                     r" executions reproduced it; alone: \d+/\d+ on the first", check["summary"]), check
     assert verdict["repeats"] == {"asked": 24, "auto": False, "ahead": False, "used": check["used"], "state": "on",
                                   "summary": check["summary"]}, verdict["repeats"]
     assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))

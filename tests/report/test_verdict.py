@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from isolate.report.verdict import as_text, stestr_keeps_order
 from isolate.search.model import Problem, Verdict
 
@@ -54,3 +56,22 @@ def test_alternatives_that_would_print_as_0_000_are_left_out(tmp_path: Path) -> 
     text = as_text(problem, alone, tmp_path, None, "stestr")
     assert "next most likely: test_a (0.004)" in text or "next most likely: a.T.test_a (0.004)" in text, text
     assert "0.000" not in text, text
+
+
+def test_the_stestr_command_works_from_a_subdirectory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """stestr reads .stestr.conf from where it runs: from a subdirectory the offered command
+    failed. It now starts from the project's root."""
+    hunt = tmp_path / "project" / ".isolate" / "T.test_v-0"
+    hunt.mkdir(parents=True)
+    reproducer = hunt / "reproducer.txt"
+    reproducer.write_text("a.T.test_p\nb.T.test_v\n")
+    problem = Problem(("a.T.test_p",), "b.T.test_v", (0.1,), 0.1, 0.1)
+    verdict = Verdict("polluter", (0,), 0.99, 1.0, 0.0, ("x",), 3, 1.0)
+    (tmp_path / "project" / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "project" / "sub")
+    text = as_text(problem, verdict, hunt, reproducer, "stestr")
+    assert (f"or: cd {tmp_path / 'project'} && stestr run --serial --load-list .isolate/T.test_v-0/reproducer.txt"
+            in text), text
+    monkeypatch.chdir(tmp_path / "project")
+    assert "or: stestr run --serial --load-list .isolate/T.test_v-0/reproducer.txt" in as_text(
+        problem, verdict, hunt, reproducer, "stestr")
