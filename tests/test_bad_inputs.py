@@ -232,6 +232,7 @@ CASES += [
         (("plan", "--tests", "9", "--rate", "1e-300"), "--rate"),
         (("bisect", SHORT, "--history", ".stestr.conf"), "stestr.conf holds no subunit test records"),
         (("bisect", SHORT, "--history-since", "abc"), "--history-since 'abc' is not a run id"),
+        (("bisect", SHORT, "--history-since", "0", "--no-history"), "--history-since and --no-history contradict"),
         (("verify", SHORT, "--timeout", "nan"), "finite number of seconds"),
         (("verify", SHORT, "--timeout", "inf"), "finite number of seconds"),
         (("verify", SHORT, "--confidence", "0.01"), "--confidence"),

@@ -59,6 +59,10 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
         if merged[phase] and merged["strategy"] == "manual":
             raise UserError(f"--{phase} does not apply to --strategy manual (the hand recipe stops at its"
                             f" culprit); fix: drop one of them (--no-{phase} if the hunt has it stored)")
+    if options.get("history") is False and (options.get("history_since") is not None or options.get("history_paths")):
+        given = "--history-since" if options.get("history_since") is not None else "--history"
+        raise UserError(f"{given} and --no-history contradict each other (stored runs would be read, then left"
+                        f" out); fix: drop one of them")
     check_history(hunt, list(merged["history_paths"]), merged["history_since"])
     if stored != hunt.settings.get("search"):
         hunt = save_settings(hunt, {**hunt.settings, "search": stored})

@@ -87,7 +87,8 @@ def find_repository(start: Path | None = None) -> Repository:
     raise UserError(
         f"no .stestr or .testrepository repository found {where};"
         " run 'stestr run' there first, or pass --repo DIR (isolate extract also reads a saved stream"
-        " with --stream FILE)"
+        " with --stream FILE, and a pytest suite's recording: 'pytest --isolate-record=DIR', then"
+        " 'isolate extract --stream DIR')"
     )
 
 

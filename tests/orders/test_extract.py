@@ -288,7 +288,8 @@ def test_a_hunt_whose_hunt_json_is_gone_is_named_and_its_runs_kept(polluted: Pat
 
 def test_no_repository(tmp_path: Path) -> None:
     assert_user_error(isolate(tmp_path, "extract", "--repo", str(tmp_path)), "no .stestr or .testrepository")
-    assert_user_error(isolate(tmp_path, "runs", "--repo", str(tmp_path)), "no .stestr or .testrepository")
+    assert_user_error(isolate(tmp_path, "runs", "--repo", str(tmp_path)), "no .stestr or .testrepository",
+                      "pytest --isolate-record=DIR', then 'isolate extract --stream DIR")
 
 
 def test_unknown_repository_format(tmp_path: Path) -> None:
