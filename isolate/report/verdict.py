@@ -44,12 +44,17 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     if verdict.causes:
         lines.extend(_causes(problem, verdict))
         culprits = []
+    tied = [c for c, p in verdict.alternatives if culprits and verdict.kind == "undecided"
+            and p >= verdict.confidence - 1e-9]
     if culprits:
         label = "culprit" if len(culprits) == 1 else "culprits (all needed together)"
         if verdict.kind == "undecided":
             label = "leading suspect (not proven)" if len(culprits) == 1 else "leading suspects (not proven)"
+        if tied:  # no one leads: name them all, as alike
+            label = f"{len(tied) + 1} suspects tied for the lead, at {verdict.confidence:.3f} each (not proven)"
         lines.append(f"  {label}:")
         lines.extend(f"    {c}" for c in culprits)
+        lines.extend(f"    {' + '.join(problem.predecessors[i] for i in c) or 'fails on its own'}" for c in tied)
     lines.append("  evidence:")
     said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
     # (the stop line as the search wrote it, before the hunt named the budget that ended it)
@@ -70,7 +75,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     elif verdict.kind in ("polluter", "undecided") and verdict.runs and verdict.culprits:
         lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
-        if p < 0.0005:  # it would print as 0.000: no alternative worth naming
+        if p < 0.0005 or c in tied:  # it would print as 0.000, or it is named above
             continue
         names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")

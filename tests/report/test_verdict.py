@@ -75,3 +75,16 @@ def test_the_stestr_command_works_from_a_subdirectory(tmp_path: Path, monkeypatc
     monkeypatch.chdir(tmp_path / "project")
     assert "or: stestr run --serial --load-list .isolate/T.test_v-0/reproducer.txt" in as_text(
         problem, verdict, hunt, reproducer, "stestr")
+
+
+def test_suspects_tied_for_the_lead_are_named_alike(tmp_path: Path) -> None:
+    """An undecided hunt named one of three suspects at 0.124 as "leading suspect", the two
+    others tied with it only as "next most likely"."""
+    problem = Problem(("a.T.test_a", "a.T.test_b", "a.T.test_c"), "b.T.test_v", (0.1,) * 3, 0.1, 0.1)
+    verdict = Verdict("undecided", (0,), 0.124, 1.0, 0.0, ("x",), 30, 2.0,
+                      alternatives=(((1,), 0.124), ((2,), 0.124), ((), 0.05)))
+    text = as_text(problem, verdict, tmp_path, None, "stestr")
+    assert "  3 suspects tied for the lead, at 0.124 each (not proven):\n    a.T.test_a\n    a.T.test_b\n    a.T.test_c\n" in text, text
+    assert "leading suspect (not proven)" not in text and "test_b (0.124)" not in text
+    single = Verdict("undecided", (0,), 0.6, 1.0, 0.0, ("x",), 30, 2.0, alternatives=(((1,), 0.2),))
+    assert "  leading suspect (not proven):\n    a.T.test_a\n" in as_text(problem, single, tmp_path, None, "stestr")
