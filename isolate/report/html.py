@@ -645,6 +645,12 @@ def _reproducer_section(p: Page) -> str:
         commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]
         if p.kind == "stestr" and stestr_keeps_order(ids):
             commands.append(f"stestr run --serial --load-list {shlex.quote(str(listed))}")
+        passing = p.hunt.path / "passing.txt"
+        if p.verdict.get("verdict") == "brittle" and passing.exists():  # as the text verdict offers it
+            commands.append(f"isolate replay {shlex.quote(str(rel / 'passing.txt'))} --times 20"
+                            "    # passes: the state-setter(s) first")
+            out.append('<p class="note">Fix: give the victim the setup the state-setter(s) do (setUp, a fixture),'
+                       " so that it passes alone.</p>")
         commands.append(f"isolate verify {shlex.quote(p.problem.victim)}    # after a fix: is it gone?")
     out.append(f"<p>From the project directory <code>{e(root)}</code>:</p>")
     out.append(f'<pre id="commands">{e(chr(10).join(commands))}</pre>')

@@ -94,6 +94,11 @@ def test_text_verdict_and_resume(tmp_path: Path) -> None:
     assert first.returncode == 6, first.stderr
     assert "brittle" in first.stdout and f"{SETTER}  [setter, test;" in first.stdout, first.stdout
     assert "passing.txt" in first.stdout and "reproducer.txt" in first.stdout, first.stdout
+    # the HTML page offers the same: the list that passes, and the fix
+    page = isolate(suite, "report", VICTIM, "--html", "-").stdout
+    assert "/passing.txt --times 20    # passes: the state-setter(s) first" in page, page
+    assert "Fix: give the victim the setup the state-setter(s) do" in page
+    assert "The reproducer, the victim alone, which fails without its state-setters:" in page
     journal = next((suite / ".isolate").glob("*/journal.jsonl"))
     lines = journal.read_text().count("\n")
     again = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
