@@ -52,7 +52,7 @@ OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)  # writing st
 def _output_failed(exc: OSError) -> None:
     """stdout could not be written (a full disk, /dev/full): one line, status 2, and nothing
     left buffered for Python to fail on again at exit."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    _drop_stdout()
     fail(f"cannot write the output ({exc.strerror}); free disk space or redirect it elsewhere")
 
 
@@ -100,9 +100,15 @@ def _flush_output() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+        _drop_stdout()
     except OSError as exc:
         _output_failed(exc)
+
+
+def _drop_stdout() -> None:
+    """stdout to /dev/null from here: what is still buffered is discarded, so Python's own flush
+    at exit has nothing left to fail on."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

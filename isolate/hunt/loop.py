@@ -248,9 +248,9 @@ def _within_budget(jobs: int, most: int | None, display: Any) -> int:
     """Runs at once, at most a quarter of --max-runs: a batch plans W runs together, and W far
     above the budget would spend it on one wave (--jobs 1000 --max-runs 30 ran 21 copies of the
     whole list and ended undecided, where --jobs 8 named the polluter)."""
-    if most is None or jobs <= max(1, most // BUDGET_SHARE):
+    capped = jobs if most is None else max(1, most // BUDGET_SHARE)
+    if jobs <= capped:
         return jobs
-    capped = max(1, most // BUDGET_SHARE)
     display.warn(f"{jobs} runs at once would spend --max-runs {most} in a wave or two; running {capped} at once"
                  f" (a quarter of it)")
     return capped
