@@ -63,7 +63,10 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
         given = "--history-since" if options.get("history_since") is not None else "--history"
         raise UserError(f"{given} and --no-history contradict each other (stored runs would be read, then left"
                         f" out); fix: drop one of them")
-    check_history(hunt, list(merged["history_paths"]), merged["history_since"])
+    # only the streams given now: one stored by an earlier session was checked then, reading it
+    # again on every resume costs a pass over it, and one moved away since must not stop the
+    # hunt (its runs are kept in history.jsonl)
+    check_history(hunt, list(options.get("history_paths") or ()), merged["history_since"])
     if stored != hunt.settings.get("search"):
         hunt = save_settings(hunt, {**hunt.settings, "search": stored})
     return replace(hunt, settings={**hunt.settings, "search": merged})

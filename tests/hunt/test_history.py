@@ -164,3 +164,21 @@ def test_stored_passes_with_a_test_make_its_failures_flaky_and_start_repeats(tmp
         if starts:  # although runs had reproduced the failure, which only a flaky cause allows
             assert "runs reproduced the failure: from run" in json.loads(auto.read_text())["why"]
         assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
+
+
+def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(tmp_path: Path) -> None:
+    suite = random_runs(tmp_path, 2)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    stream = tmp_path / "ci.subunit"
+    stream.write_bytes((suite / ".stestr" / "0").read_bytes())
+    first = isolate(suite, "bisect", VICTIM, "--history", str(stream), "--max-runs", "2")
+    assert "does not exist" not in first.stderr and "not a subunit" not in first.stderr, first.stderr
+    assert str(stream.resolve()) in (hunt / HISTORY).read_text()  # its run of the victim was read
+    runs = len((hunt / "journal.jsonl").read_text().splitlines())
+    stream.unlink()  # a CI artifact cleaned up between sessions
+    again = isolate(suite, "bisect", VICTIM, "--max-runs", "4")
+    assert "does not exist" not in again.stderr, again.stderr
+    assert len((hunt / "journal.jsonl").read_text().splitlines()) > runs
+    assert str(stream.resolve()) in (hunt / HISTORY).read_text()  # nothing read from it is lost
+    # given again, it is checked again
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(stream)), "--history", "does not exist")
