@@ -119,14 +119,23 @@ def main() -> None:
 
 @main.command()
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--stream", type=click.Path(allow_dash=True, path_type=Path),
+              help="A saved subunit stream, a recording directory ('pytest --isolate-record'), or '-' for stdin,"
+                   " instead of the repository's runs.")
 @click.option("--limit", default=20, show_default=True, help="Show the newest N runs (0: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors
-def runs(repo: Path | None, limit: int, as_json: bool) -> None:
+def runs(repo: Path | None, stream: Path | None, limit: int, as_json: bool) -> None:
     """List stored runs: tests, failures, workers, and each failure's worker."""
     from isolate.orders.repository import find_repository
-    from isolate.orders.runs import format_summaries, summaries_json, summarize
+    from isolate.orders.runs import format_summaries, summaries_json, summarize, summarize_stream
 
+    if stream is not None:
+        if repo is not None:
+            raise UserError("--repo and --stream both name a source; pass only one")
+        one = summarize_stream(stream, _stdin)
+        click.echo(summaries_json([one]) if as_json else format_summaries([one]))
+        return
     repository = find_repository(repo)
     ids = repository.run_ids()
     if not ids:

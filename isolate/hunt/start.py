@@ -16,10 +16,9 @@ from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunt_dir, hunts_roo
 from isolate.orders.extract import (
     UNTAGGED,
     Extraction,
-    directory_source,
     extract,
     file_source,
-    stdin_source,
+    stream_source,
 )
 from isolate.orders.repository import find_repository
 from isolate.running.judge import IMPORT
@@ -49,15 +48,8 @@ def extract_to_hunt(
         if run_spec is not None:
             raise UserError("--run and --stream both name a source; pass only one")
         root = (repo or Path.cwd()).resolve()
-        if str(stream) == "-":
-            source, label, origin = stdin_source(stdin()), "stdin", {"stream": "-"}
-        elif stream.is_dir():
-            source, label, origin = directory_source(stream), str(stream), {"stream": str(stream.resolve())}
-        elif stream.is_file():
-            source, label, origin = file_source(stream), str(stream), {"stream": str(stream.resolve())}
-        else:
-            raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording"
-                            " directory, or '-' for stdin")
+        source, label = stream_source(stream, stdin)
+        origin = {"stream": "-" if str(stream) == "-" else str(stream.resolve())}
     else:
         repository = find_repository(repo)
         root = repository.root

@@ -246,6 +246,19 @@ def _pause(entries: list[_Entry], j: int) -> float:
     return -1.0 if before is None or after is None else after - before
 
 
+def stream_source(stream: Path, stdin: Callable[[], BinaryIO], option: str = "--stream") -> tuple[Source, str]:
+    """What `option` names: a saved subunit file, a recording directory, or '-' for stdin; and
+    its label in messages."""
+    if str(stream) == "-":
+        return stdin_source(stdin()), "stdin"
+    if stream.is_dir():
+        return directory_source(stream), str(stream)
+    if stream.is_file():
+        return file_source(stream), str(stream)
+    raise UserError(f"{option} {stream} does not exist; pass a saved subunit file, a recording directory, or '-'"
+                    " for stdin")
+
+
 def file_source(path: Path) -> Source:
     def read(visit: Visitor, warn: Warn) -> int:
         try:
