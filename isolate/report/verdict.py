@@ -73,7 +73,13 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     if verdict.kind == "fails-alone" and verdict.runs:
         lines.append(f"  estimated failure rate: {verdict.q:.3g}, whatever ran before it")
     elif verdict.kind in ("polluter", "undecided") and verdict.runs and verdict.culprits:
-        lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
+        rates = sorted({f"{c.rate:.3g}": c.rate for c in verdict.causes if c.role == "polluter"}.items(),
+                       key=lambda kv: kv[1])
+        if len(rates) > 1:  # one figure would be one cause's (each is listed with its own above)
+            lines.append(f"  estimated failure rate: {rates[0][0]} to {rates[-1][0]} with one of the causes (each"
+                         f" as listed), {verdict.q:.3g} without any")
+        else:
+            lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
     for c, p in verdict.alternatives[:3]:
         if p < 0.0005 or c in tied:  # it would print as 0.000, or it is named above
             continue

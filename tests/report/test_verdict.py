@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from isolate.report.verdict import as_text, stestr_keeps_order
-from isolate.search.model import Problem, Verdict
+from isolate.search.model import FoundCause, Problem, Verdict
 
 
 def test_the_stestr_command_is_offered_only_for_a_list_stestr_runs_in_its_order(tmp_path: Path) -> None:
@@ -35,6 +35,21 @@ def test_a_victim_that_fails_on_its_own_has_one_rate_and_no_culprit_to_speak_of(
     polluted = Verdict("polluter", (0,), 0.99, 0.9, 0.01, ("x",), 20, 2.0)
     assert "estimated failure rate: 0.9 with the culprit(s), 0.01 without" in as_text(
         problem, polluted, tmp_path, None, "stestr")
+
+
+def test_several_causes_give_the_range_of_their_rates_not_one_of_them(tmp_path: Path) -> None:
+    """With two causes the line said "0.9 with the culprit(s)": the stronger one's rate, as if
+    it held for both."""
+    problem = Problem(("a.T.test_a", "a.T.test_b", "a.T.test_c"), "b.T.test_v", (0.1,) * 3, 0.1, 0.1)
+    causes = (FoundCause("test", "a.T.test_a", (0,), 0.746, 0.995, ("fails 34/50 with a",)),
+              FoundCause("test", "a.T.test_c", (2,), 0.9, 0.999, ("fails 4/4 with c",)))
+    both = Verdict("polluter", (0, 2), 0.995, 0.9, 0.0, ("x",), 96, 3.0, causes=causes)
+    text = as_text(problem, both, tmp_path, None, "stestr")
+    assert "estimated failure rate: 0.746 to 0.9 with one of the causes (each as listed), 0 without any" in text
+    assert "with the culprit(s)" not in text
+    one = Verdict("polluter", (0,), 0.995, 0.746, 0.0, ("x",), 96, 3.0, causes=causes[:1])
+    assert "estimated failure rate: 0.746 with the culprit(s), 0 without" in as_text(problem, one, tmp_path, None,
+                                                                                      "stestr")
 
 
 def test_a_polluter_verdict_says_what_the_scan_would_add_until_it_ran(tmp_path: Path) -> None:
