@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 import random
@@ -21,6 +22,7 @@ from isolate.search.stop import (REACH, REACH_MOST, Executions, Found, _chase_ru
 from isolate.search.strategies.causes import _shown_alone
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
+from isolate.search.posterior import lattice, polluter_evidence
 
 
 def suite(n: int, causes: list[tuple[set[int], float]], background: float = 0.0) -> Suite:
@@ -61,6 +63,12 @@ def test_a_class_whose_every_test_pollutes_is_one_cause_of_scope_class() -> None
         assert cause.scope == "class" and cause.name == class_of(names[0])
         assert {class_of(n) for n in names} == {cause.name}
         assert cause.evidence[0].startswith(f"any test of {cause.name} before it ({len(names)} tests")
+        # its rate is its own runs' (any member, no other cause) against the runs without any,
+        # as a test's is read, not the lowest of its members' rates from their few runs alone
+        a, b, c, d = map(int, re.search(r"fails (\d+)/(\d+) with one of them, (\d+)/(\d+) without",
+                                        cause.evidence[0]).groups())
+        assert cause.rate == pytest.approx(polluter_evidence(lattice(Settings().rates), a, b - a, c, d - c)[1])
+        assert a == b and cause.rate > 0.99
 
 
 def test_a_module_of_several_classes_is_one_cause_of_scope_module() -> None:

@@ -675,7 +675,7 @@ def _verdict(problem: Problem, t: Tally, found: Sequence[Found], end: End, setti
         lines = evidence_lines(problem, t, lead.culprits) + (end.text,)
         return Verdict("undecided", lead.culprits, lead.probability, lead.p, lead.q, lines, t.total_runs,
                        t.total_seconds, alts, stop=end.text, spent=spent)
-    causes = _scopes(problem, t, found, per_execution)
+    causes = _scopes(problem, t, found, per_execution, settings)
     stop = end.text if end.kind == "stop" else (
         end.text if end.text.startswith("more may remain") else f"more may remain: {end.text}")
     culprits = tuple(sorted({i for c in causes for i in c.tests}))
@@ -766,9 +766,13 @@ def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, ru
 
 
 def _scopes(problem: Problem, t: Tally, found: Sequence[Found],
-            per_execution: dict[tuple[int, ...], float] | None = None) -> list[FoundCause]:
+            per_execution: dict[tuple[int, ...], float] | None = None,
+            settings: Settings | None = None) -> list[FoundCause]:
     """Group single causes that make up a whole class (or module) of the list into one cause;
-    each with its rate per execution where `per_execution` has it (by its tests)."""
+    each with its rate per execution where `per_execution` has it (by its tests). A class or
+    module's rate is that of the runs holding any of its tests and no other cause, against the
+    runs holding no cause (as a test's is read: `posterior.polluter_evidence`), not the lowest
+    of its members' rates, which rest on their few runs alone each."""
     names = problem.predecessors
     singles = {f.tests[0]: f for f in found if len(f.tests) == 1}
     groups = _scope_groups(names, found)
@@ -787,6 +791,19 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found],
         draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, ()))
     draft = sorted((replace(c, per_execution=(per_execution or {}).get(tuple(sorted(c.tests)))) for c in draft),
                    key=lambda c: min(c.tests))
+    if settings is not None and groups:
+        lat = lattice(settings.rates)
+        bf, br = counts(t, lambda s: not any(_active(c, s) for c in draft))
+        pooled = []
+        grouped = {tuple(group) for _, _, group in groups}
+        for c in draft:
+            if c.tests in grouped:
+                others = [o for o in draft if o is not c]
+                af, ar = counts(t, lambda s, c=c, others=others: _active(c, s) and not any(_active(o, s) for o in others))
+                if ar:
+                    c = replace(c, rate=polluter_evidence(lat, af, ar - af, bf, br - bf)[1])
+            pooled.append(c)
+        draft = pooled
     return [replace(c, evidence=_cause_lines(problem, t, c, draft)) for c in draft]
 
 
