@@ -258,7 +258,9 @@ def _within_budget(jobs: int, most: int | None, display: Any) -> int:
 
 def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float | None) -> Verdict:
     """A verdict the budget ended (`Verdict.spent`) says which one, so that the user raises that
-    one: a stored --max-runs holds on resume, and a longer --time-budget alone adds no run."""
+    one: a stored --max-runs holds on resume, and a longer --time-budget alone adds no run. The
+    stop line is said twice, as `stop` and among the evidence (the search writes both): both
+    name the budget."""
     if not answer.spent:
         return answer
     spent = []
@@ -269,7 +271,9 @@ def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float
     if not spent:
         return answer
     which = f"{' and '.join(spent)} reached: give a larger one to go on"
-    return replace(answer, stop=f"{answer.stop} ({which})" if answer.stop else f"the budget ran out ({which})")
+    stop = f"{answer.stop} ({which})" if answer.stop else f"the budget ran out ({which})"
+    evidence = tuple(stop if answer.stop and line == answer.stop else line for line in answer.evidence)
+    return replace(answer, stop=stop, evidence=evidence)
 
 
 Searched = tuple[Problem, tuple[Observation, ...], Evidence, tuple[str, ...], Verdict]  # what _search returns

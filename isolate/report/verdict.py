@@ -57,9 +57,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.extend(f"    {' + '.join(problem.predecessors[i] for i in c) or 'fails on its own'}" for c in tied)
     lines.append("  evidence:")
     said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
-    # (the stop line as the search wrote it, before the hunt named the budget that ended it)
-    lines.extend(f"    {line}" for line in verdict.evidence
-                 if line not in said and not (line and verdict.stop.startswith(f"{line} (")))
+    lines.extend(f"    {line}" for line in verdict.evidence if line not in said)
     if verdict.stop and not verdict.causes:
         lines.append(f"  stopped: {verdict.stop}")
     if cleaners is not None:

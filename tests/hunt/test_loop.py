@@ -143,6 +143,22 @@ def test_the_peers_strategies_name_the_budget_that_ended_them(tmp_path: Path, st
     assert "  stopped: the budget ran out (--max-runs 2 reached: give a larger one to go on)" in text.stdout, text.stdout
 
 
+def test_the_budget_that_ended_the_hunt_is_named_in_its_evidence_too(tmp_path: Path) -> None:
+    """The search writes its stop line twice, as `stop` and among the evidence; the hunt named
+    the budget in `stop` only, so the JSON's evidence kept a stale "the budget ran out" (and the
+    text hid it by its prefix)."""
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--max-runs", "6", "--jobs", "2", "--json")
+    assert proc.returncode in (4, 5), proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["stop"].endswith("(--max-runs 6 reached: give a larger one to go on)"), verdict["stop"]
+    assert verdict["stop"] in verdict["evidence"], verdict["evidence"]
+    assert not any(line.startswith("the budget ran out") and "reached" not in line for line in verdict["evidence"])
+    text = isolate(suite, "bisect", victim).stdout  # the stored verdict, as text: the stop line once
+    assert text.count(verdict["stop"]) == 1 and f"  stopped: {verdict['stop']}" in text, text
+
+
 def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     """A test that never fails: say so with the counts, name no culprit."""
     name, victim, _ = DETERMINISTIC
