@@ -25,6 +25,7 @@ from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
 from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.settings import project_kind, reading_settings
+from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, step_runs
@@ -67,6 +68,7 @@ class Page:
     state: str
     kind: str  # the project's runner: stestr, testr or pytest
     ev: Evidence
+    candidates: int  # the predecessors the verdict is about (a brittle victim's: its setter phase's)
 
 
 def render(hunt: Hunt) -> str:
@@ -93,7 +95,18 @@ def gather(hunt: Hunt) -> Page:
     else:
         state = "paused" if entries else "not started"
     return Page(hunt, ev.problem, tuple(entries), tuple(steps), lines, first, verdict,
-                settings.confidence, state, project_kind(hunt), ev)
+                settings.confidence, state, project_kind(hunt), ev, _candidates(hunt, ev, verdict))
+
+
+def _candidates(hunt: Hunt, ev: Evidence, verdict: dict[str, Any] | None) -> int:
+    """How many predecessors the verdict is about, as the text verdict counts them: a brittle
+    victim's are those its state-setter phase searched (isolate.hunt.setters), not the failing
+    worker's, which the polluter phase searched."""
+    if verdict is not None and verdict.get("verdict") == "brittle":
+        seed = setter_evidence(hunt, ev.problem)
+        if seed is not None:
+            return len(seed[0].problem.predecessors)
+    return len(ev.problem.predecessors)
 
 
 def _observations_after_each_entry(hunt: Hunt, ev: Evidence, entries: list[Entry]) -> list[int]:
@@ -203,6 +216,12 @@ def _series(observations: Sequence[Observation], counted: list[int], xs: list[in
         for c, _ in tracked:
             values[c].append((x, chance_of(c)))
     return tuple(Line(c, name, tuple(values[c])) for c, name in tracked), first
+
+
+def _what(verdict: dict[str, Any]) -> str:
+    """What the verdict's causes are, as the text verdict names them: a brittle victim's are
+    state-setters (they make it pass), any other's causes (they make it fail)."""
+    return "state-setter" if verdict.get("verdict") == "brittle" else "cause"
 
 
 def _role(cause: dict[str, Any]) -> str:
@@ -365,7 +384,8 @@ def _header(p: Page) -> str:
                    f' — confidence <b id="confidence">{float(v.get("confidence", 0)):.3f}</b></p>')
         causes = v.get("causes") or []
         if causes:
-            label = "cause" if len(causes) == 1 else f"{len(causes)} causes, each enough on its own"
+            what = _what(v)
+            label = what if len(causes) == 1 else f"{len(causes)} {what}s, each enough on its own"
             out.append(f"<p>{e(label)}: " + ", ".join(
                 f'<code class="id culprit">{e_id(c.get("name", ""))}</code> ({_role(c)}{e(c.get("scope", ""))})'
                 for c in causes) + "</p>")
@@ -385,7 +405,8 @@ def _header(p: Page) -> str:
                    f" ({e(now)})</p>")
     out.append('<ul class="facts">'
                f"<li><b>{runs}</b> runs</li><li><b>{fails}</b> reproduced the failure</li>"
-               f"<li><b>{len({g.step for g in p.steps})}</b> steps</li><li><b>{len(p.problem.predecessors)}</b> predecessors</li>"
+               f"<li><b>{len({g.step for g in p.steps})}</b> steps</li><li><b>{p.candidates}</b> predecessors"
+               f"{' tried as state-setters' if v is not None and v.get('verdict') == 'brittle' else ''}</li>"
                f"<li><b>{e(duration(seconds))}</b> of test time</li>"
                f"<li>target confidence <b>{p.confidence:g}</b></li></ul>")
     out.append("</header>")
@@ -549,12 +570,13 @@ def _size(size: int, short: bool = False) -> str:
 
 def _evidence_section(p: Page) -> str:
     v = p.verdict
-    out = ['<section id="evidence"><h2>Evidence per cause</h2>']
+    out = [f'<section id="evidence"><h2>Evidence per {_what(v or {})}</h2>']
     index = {test_id: i for i, test_id in enumerate(p.problem.predecessors)}
     rows: list[tuple[tuple[int, ...], float | None]] = []
     if v is not None and v.get("causes"):
-        out.append('<table id="cause-table"><thead><tr><th>cause</th><th>scope</th><th class="num">confidence</th>'
-                   '<th class="num">rate</th><th>its evidence</th></tr></thead><tbody>')
+        rate = "pass rate" if v.get("verdict") == "brittle" else "rate"
+        out.append(f'<table id="cause-table"><thead><tr><th>{_what(v)}</th><th>scope</th><th class="num">confidence</th>'
+                   f'<th class="num">{rate}</th><th>its evidence</th></tr></thead><tbody>')
         for k, c in enumerate(v["causes"]):
             members = "".join(f'<br><code class="id">{e_id(t)}</code>' for t in c.get("tests", [])
                               if c.get("scope") in ("class", "module"))

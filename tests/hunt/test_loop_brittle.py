@@ -8,6 +8,7 @@ The contract: verdict `brittle`, exit 6, the setter(s) in `causes` with `"role":
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,14 @@ def test_text_verdict_and_resume(tmp_path: Path) -> None:
     table = page.stdout[page.stdout.index('id="cause-table"'):]
     table = table[:table.index("</table>")]
     assert SETTER.rsplit(".", 1)[1] in table and "setter, test" in table, table
+    # the setter is named what it is, as the text names it, never a "cause" of the failure
+    assert "<th>state-setter</th>" in table and "<th>cause</th>" not in table, table
+    header = page.stdout[page.stdout.index("<header>"):page.stdout.index("</header>")]
+    assert "<p>state-setter: " in header and "cause" not in header, header
+    # and the predecessors are counted as the text counts them: those the setter was sought among
+    others = int(re.search(r"the (\d+) other predecessors", first.stdout).group(1))  # type: ignore[union-attr]
+    counted = re.search(r"<li><b>(\d+)</b> predecessors tried as state-setters</li>", header)
+    assert counted is not None and int(counted.group(1)) == others + 1, (others, header)
 
 
 def test_from_one_failing_parallel_run_the_setter_is_found_in_the_other_worker(tmp_path: Path) -> None:
