@@ -9,6 +9,7 @@ import math
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from isolate.errors import UserError
 from isolate.hunt.evidence import evidence, notes, without_hangs
@@ -122,10 +123,10 @@ def format_status(items: list[Status]) -> str:
 
 @dataclass(frozen=True)
 class StepRun:
-    """Consecutive journal entries of one query: a step's list, its runs, why it was chosen."""
+    """One list a query ran: its step, its runs, why it was chosen."""
 
-    begin: int  # index of the first journal entry
-    end: int  # one past the last
+    begin: int  # where its share of the query's journal entries begins (a batch's lists share them in list order)
+    end: int  # one past its share
     step: int
     size: int  # predecessors in the list
     fails: int  # runs that reproduced the failure
@@ -139,22 +140,57 @@ class StepRun:
 
 
 def step_runs(hunt: Hunt, entries: list[Entry], warnings: list[str] | None = None) -> list[StepRun]:
-    """The journal grouped by query (the query log says where each began and why); query log
-    lines that cannot be read are skipped with a warning into `warnings`."""
+    """The journal grouped by query (the query log says where each began, which lists it ran and
+    why): a row per list, in the order the query listed them, each with all its runs. A batch
+    runs several lists at once, so their runs finish interleaved; they are counted per list, not
+    per stretch of the journal (which listed a list again for each stretch, out of order). A row's
+    `begin`..`end` is its share of the query's stretch, in that order. Runs no query line covers
+    are grouped by consecutive step. Query log lines that cannot be read are skipped with a
+    warning into `warnings`."""
     steps = read_steps(hunt)
-    queries = read_queries(hunt, warnings)
-    starts = sorted({0, *(int(q["from"]) for q in queries)} | _step_changes(entries))
-    reasons = {int(q["from"]): str(q.get("reason", "")) for q in queries}
+    listed: dict[int, list[dict[str, Any]]] = {}  # the query lines by the journal entry they began at
+    for query in read_queries(hunt, warnings):
+        listed.setdefault(int(query["from"]), []).append(query)
+    starts = sorted({0, *listed} | _check_changes(entries))
     out = []
     for begin, end in zip(starts, [*starts[1:], len(entries)]):
         group = entries[begin:end]
         if not group:
             continue
-        step = group[0].step
-        out.append(StepRun(begin, min(end, len(entries)), step, len(steps.get(step, ())) - 1,
-                           sum(1 for e in group if e.reproduced),
-                           tuple(sorted({e.outcome for e in group if not e.reproduced and e.outcome != "pass"})),
-                           reasons.get(begin, ""), group[0].at))
+        position = begin
+        for step, runs, reason in _lists(group, listed.get(begin, [])):
+            out.append(StepRun(position, position + len(runs), step, len(steps.get(step, ())) - 1,
+                               sum(1 for e in runs if e.reproduced),
+                               tuple(sorted({e.outcome for e in runs if not e.reproduced and e.outcome != "pass"})),
+                               reason, runs[0].at))
+            position += len(runs)
+    return out
+
+
+def _lists(group: list[Entry], queries: list[dict[str, Any]]) -> list[tuple[int, list[Entry], str]]:
+    """One query's runs as (step, its runs, why: said where it differs from the row before), in
+    the order `queries` (its lines) listed the steps; without them, each stretch of one step (the
+    fork check's interleaved lists as one)."""
+    if not queries:
+        if group[0].phase == FORK_CHECK_PHASE:
+            return [(group[0].step, group, "")]
+        stretches: list[tuple[int, list[Entry], str]] = []
+        for entry in group:
+            if stretches and stretches[-1][0] == entry.step:
+                stretches[-1][1].append(entry)
+            else:
+                stretches.append((entry.step, [entry], ""))
+        return stretches
+    why = {int(q["step"]): str(q.get("reason", "")) for q in queries}
+    order = list(dict.fromkeys([int(q["step"]) for q in queries] + [e.step for e in group]))
+    out: list[tuple[int, list[Entry], str]] = []
+    said = None
+    for step in order:
+        runs = [e for e in group if e.step == step]
+        if runs:
+            reason = why.get(step, "")
+            out.append((step, runs, "" if reason == said else reason))
+            said = reason
     return out
 
 
@@ -192,10 +228,9 @@ def checked_steps(entries: Sequence[Entry], g: StepRun) -> str | None:
     return ", ".join(str(n) for n in sorted({e.step for e in entries[g.begin:g.end]}))
 
 
-def _step_changes(entries: list[Entry]) -> set[int]:
-    """Where a new group begins: the step changes (not within the fork check's runs) or the check begins or ends."""
+def _check_changes(entries: list[Entry]) -> set[int]:
+    """Where the fork check's runs begin or end (its runs are a group of their own)."""
     def check(i: int) -> bool:
         return entries[i].phase == FORK_CHECK_PHASE
 
-    return {i for i in range(1, len(entries))
-            if check(i) != check(i - 1) or (not check(i) and entries[i].step != entries[i - 1].step)}
+    return {i for i in range(1, len(entries)) if check(i) != check(i - 1)}

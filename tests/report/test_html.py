@@ -386,3 +386,40 @@ def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_p
     assert plain in drawn and masked not in drawn, drawn
     note = page.one("p", id="scan-causes").text
     assert masked in note and f"(confidence {scanned['confidence']:.3f})" in note, note
+
+
+def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path) -> None:
+    """The lists of a batch run at once and their runs finish interleaved: `log` and the report
+    listed a list again for every stretch of its runs, in the order they happened to finish, and
+    gave the batch's reason to whichever finished first. Here each query's runs finish in the
+    reverse of their start (any order may happen; this one always splits the old rows)."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    assert isolate(suite, "bisect", VICTIM, "-q", "--jobs", "4", "--no-fork-server").returncode == 0
+    hunt_dir = suite / ".isolate" / hunt_name(VICTIM)
+    queries = [json.loads(line) for line in (hunt_dir / "queries.jsonl").read_text().splitlines()]
+    lines = (hunt_dir / "journal.jsonl").read_text().splitlines(keepends=True)
+    starts = sorted({q["from"] for q in queries})
+    assert starts[0] == 0 and any(sum(q["from"] == s for q in queries) > 1 for s in starts), queries  # batches
+    stretches = [lines[a:b][::-1] for a, b in zip(starts, [*starts[1:], len(lines)])]
+    (hunt_dir / "journal.jsonl").write_text("".join(line for stretch in stretches for line in stretch))
+    expected = []  # (step, size, runs, reproduced, reason) per list, as each query listed them
+    for begin, stretch in zip(starts, stretches):
+        said = None
+        for q in (q for q in queries if q["from"] == begin):
+            runs = [json.loads(line) for line in stretch if json.loads(line)["step"] == q["step"]]
+            size = len((hunt_dir / f"step-{q['step']:03d}.txt").read_text().split()) - 1
+            if runs:
+                expected.append((q["step"], size, len(runs), sum(r["reproduced"] for r in runs),
+                                 "" if q["reason"] == said else q["reason"]))
+                said = q["reason"]
+    log = isolate(suite, "log", VICTIM).stdout.splitlines()
+    logged = [(*(int(g) for g in m.groups()[:4]), m.group(5) or "") for line in log
+              if (m := re.search(r"step +(\d+): +(\d+) predecessors \+ victim, +(\d+) runs, +(\d+) reproduced(?: +(.*))?$",
+                                 line))]
+    assert logged == expected, "\n".join(log)
+    page = Tree(isolate(suite, "report", VICTIM, "--html", "-").stdout).root
+    rows = page.one("table", id="step-table").all("tr", class_="step-row")
+    assert [(int(r.attrs["data-step"]), int(r.attrs["data-size"]), int(r.attrs["data-runs"]),
+             int(r.attrs["data-fails"]), r.all("td")[-1].text) for r in rows] == expected
