@@ -17,6 +17,7 @@ import click
 
 from isolate import __version__
 from isolate.errors import UserError
+from isolate.words import counted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -329,7 +330,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
         if as_json:
             click.echo(json.dumps({"verdict": "interrupted", "victim": hunt.victim, "runs_this_session": stop.runs,
                                    "hunt": str(hunt.path), "resume": resume}, indent=2))
-        click.echo(f"isolate: interrupted after {stop.runs} runs this session; the journal keeps them."
+        click.echo(f"isolate: interrupted after {counted(stop.runs, 'run')} this session; the journal keeps them."
                    f" Resume with: {resume}", err=True)
         sys.exit(130)
     display.end()
@@ -445,7 +446,7 @@ def verify(test: str, confidence: float, jobs: int | None, timeout: float | None
         result = verifying.verify(hunt, confidence=confidence, jobs=jobs, timeout=timeout,
                                   say=(lambda line: None) if as_json else say, warn=warn)
     except Interrupted as stop:
-        click.echo(f"isolate: interrupted after {stop.runs} runs this session; {verifying.JOURNAL} keeps them."
+        click.echo(f"isolate: interrupted after {counted(stop.runs, 'run')} this session; {verifying.JOURNAL} keeps them."
                    f" Continue with: isolate verify {hunt.victim}", err=True)
         sys.exit(130)
     click.echo(json.dumps(as_data(result), indent=2) if as_json else as_text(result))

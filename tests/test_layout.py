@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "isolate"
 
 # Each stage may import the stages listed before it (and itself), never one after it;
 # "isolate" is the package itself (its version).
-STAGES = ["isolate", "errors", "search", "files", "orders", "running", "hunt", "report", "cli", "__main__"]
+STAGES = ["isolate", "words", "errors", "search", "files", "orders", "running", "hunt", "report", "cli", "__main__"]
 
 
 def _module_name(path: Path) -> str:

@@ -13,6 +13,7 @@ from isolate.files import write_atomic
 from isolate.hunt.journal import read_journal, split_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.store import FORK_CHECK, REPEAT_AUTO, REPEAT_CHECK, Hunt, read_queries, read_steps
+from isolate.words import counted
 
 DECISIONS = (FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO)  # made from the runs so far, each stamped "at"
 
@@ -44,7 +45,7 @@ def _backtrack(hunt: Hunt, step: int) -> str:
         stem, dot, suffix = name.rpartition(".")
         (hunt.path / name).rename(hunt.path / f"{stem}.backtracked-{stamp}{dot}{suffix}")
     redone = f" The hunt decides again, on the runs kept: {', '.join(later)} set aside." if later else ""
-    return (f"kept {cut} runs up to step {step}; set {len(entries) - cut} aside in {aside.name}.{redone}"
+    return (f"kept {counted(cut, 'run')} up to step {step}; set {len(entries) - cut} aside in {aside.name}.{redone}"
             f" Resume with: isolate bisect {shlex.quote(hunt.victim)}")
 
 

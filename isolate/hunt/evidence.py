@@ -19,6 +19,7 @@ from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_ste
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.search.model import Observation, Problem, carry_over, without
+from isolate.words import counted
 
 STARTUP_GUESS = 0.5  # seconds per run before the journal has measured it
 HANGS_TO_DROP = 2  # timeouts while a predecessor ran, after which it is left out of every list
@@ -248,7 +249,7 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[st
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:
         common = max(ev.other_failures, key=lambda s: ev.other_failures[s])
-        notes += (f"the victim failed {another} times another way ({common}), {reproduced} times the"
+        notes += (f"the victim failed {another} times another way ({common}), {counted(reproduced, 'time')} the"
                   " recorded way; if it is the same failure, run again with --any-failure",)
     return notes
 

@@ -43,6 +43,7 @@ from isolate.hunt.evidence import Evidence
 from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.runs import DiskFull, run_journaled
 from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
+from isolate.words import counted
 
 CHECK_AFTER = 24  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
 # ...for a pytest project. The check's runs are a price paid once for cheaper runs after
@@ -150,7 +151,7 @@ def judge(tallies: Sequence[Tally]) -> tuple[bool, str, dict[str, float]]:
     fresh = [sum(t.fresh[i] for t in tallies) for i in range(3)]
     fork = [sum(t.fork[i] for t in tallies) for i in range(3)]
     counts = (f"reproduced {fresh[1]}/{fresh[0]} fresh vs {fork[1]}/{fork[0]} fork, other outcomes"
-              f" {fresh[2]} vs {fork[2]}, on the same {len(tallies)} lists")
+              f" {fresh[2]} vs {fork[2]}, on the same {counted(len(tallies), 'list')}")
     ps = {"p_reproduced": p_rep, "p_other": p_other}
     if min(p_rep, p_other) < ALPHA / 2:
         which = "reproductions" if p_rep < ALPHA / 2 else "other outcomes"
@@ -222,7 +223,7 @@ class AutoRunner:
         tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]
         if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
             return False
-        self.display.info(f"fork check: running the hunt's first {len(tallies)} lists in the fork server to"
+        self.display.info(f"fork check: running the hunt's first {counted(len(tallies), 'list')} in the fork server to"
                           " compare with their fresh runs")
         try:
             tallies = [self._run(t, ev, jobs, deadline) for t in tallies]

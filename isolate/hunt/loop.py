@@ -38,6 +38,7 @@ from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
 from isolate.search.repeats import ALIKE_RUNS, AUTO_K
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, chance_at_least, run_cost
+from isolate.words import counted, noun
 
 
 ALONE = {"setters": "passes alone", "cleaners": "no cleaner", "scan": "none alone"}  # a phase's empty answer, for progress
@@ -57,7 +58,7 @@ class Interrupted(Exception):
     """Ctrl-C or SIGTERM: the runs that finished are in the journal; `runs` counts them."""
 
     def __init__(self, runs: int) -> None:
-        super().__init__(f"interrupted after {runs} runs")
+        super().__init__(f"interrupted after {counted(runs, 'run')}")
         self.runs = runs
 
 
@@ -129,7 +130,7 @@ def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
         return
     added, kept = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
     if kept:
-        display.info(f"{kept} earlier runs of the victim are evidence ({added} new); they are assumed to"
+        display.info(f"{counted(kept, 'earlier run')} of the victim {noun(kept, 'is', 'are')} evidence ({added} new); they are assumed to"
                      " test today's code: limit them with --history-since RUN, or --no-history")
 
 
@@ -151,7 +152,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     if settings.strategy == "isolate":
         searched, seed = _brittle(hunt, display, runner, merged, jobs, settings, told, searched)
     problem, observations, ev, said, answer = searched
-    history = ((f"counted {ev.history[0]} earlier runs from stored history ({ev.history[1]} failed the"
+    history = ((f"counted {counted(ev.history[0], 'earlier run')} from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
     repeats = (f"repeats: {repeat_text(hunt)}",) if repeats_of(hunt) is not None else ()
     answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
@@ -319,10 +320,10 @@ def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any],
     n = len(start.problem.predecessors)
     if stored:
         passed = sum(not o.failed for o in start.observations)
-        display.info(f"it fails on its own, yet passed in {passed} stored runs: looking for a state-setter among"
-                     f" the {n} tests that ran before it there")
+        display.info(f"it fails on its own, yet passed in {counted(passed, 'stored run')}: looking for a state-setter"
+                     f" among the {counted(n, 'test')} that ran before it there")
     else:
-        display.info(f"it fails on its own: does it pass after the {n} other tests of the run, in the order the"
+        display.info(f"it fails on its own: does it pass after the {counted(n, 'other test')} of the run, in the order the"
                      " whole suite ran? if so, one of them is a state-setter")
     return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start, told, earlier)
 
@@ -341,7 +342,7 @@ def _cleaner_phases(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any
         if start is None:
             lines += (f"no cleaner for {name}: no other test to try between it and the victim",)
             continue
-        display.info(f"looking for cleaners of {name} among {len(start.problem.predecessors)} tests:"
+        display.info(f"looking for cleaners of {name} among {counted(len(start.problem.predecessors), 'test')}:"
                      " every list runs it first, the victim last")
         sub, _, _, _, found = _search(hunt, display, runner, merged, jobs,
                                       replace(settings, strategy="cleaners"), start, told)
@@ -360,7 +361,7 @@ def _scan_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], j
     if start is None:
         return replace(verdict, evidence=verdict.evidence + ("scan: no other predecessor to run alone",))
     seed, index = start
-    display.info(f"scan: each of the {len(index)} other predecessors alone before the victim, once:"
+    display.info(f"scan: each of the {counted(len(index), 'other predecessor')} alone before the victim, once:"
                  " a cause a later test undoes shows only there")
     _, _, _, _, scanned = _search(hunt, display, runner, merged, jobs, replace(settings, strategy="scan"), seed, told)
     return merged_scan(problem, verdict, scanned, index, seed.observations)

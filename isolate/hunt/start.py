@@ -22,6 +22,7 @@ from isolate.orders.extract import (
 )
 from isolate.orders.repository import find_repository
 from isolate.running.judge import IMPORT
+from isolate.words import counted
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def extract_to_hunt(
     shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
     who = f"{label} (no worker tags)" if result.worker == UNTAGGED else f"{result.worker} of {label}"
     summary = (
-        f"{who} ran {len(result.predecessors)} tests before {result.victim};"
+        f"{who} ran {counted(len(result.predecessors), 'test')} before {result.victim};"
         f" wrote {shown}. Next: isolate bisect {shlex.quote(result.victim)}"
     )
     if not result.predecessors:

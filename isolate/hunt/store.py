@@ -31,6 +31,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.files import HUNTS, list_text, read_list, read_text, reject_non_finite, write_atomic
+from isolate.words import counted
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _TAIL = 60
@@ -97,7 +98,7 @@ def create_hunt(
         elif runs:
             load_settings(path / "hunt.json")  # a corrupt one is named, not offered to 'bisect'
             raise UserError(
-                f"a hunt for {victim} with {runs} runs already exists in {path};"
+                f"a hunt for {victim} with {counted(runs, 'run')} already exists in {path};"
                 f" continue it with 'isolate bisect {shlex.quote(victim)}', or pass --force to start over"
             )
         elif differs := _differs(path, order, failure, source):

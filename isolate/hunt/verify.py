@@ -34,6 +34,7 @@ from isolate.hunt.store import Hunt
 from isolate.hunt.verdict import read_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.search.model import runs_for
+from isolate.words import counted
 
 JOURNAL = "verify.jsonl"
 NAMES = {"reproducer": "the reproducer", "original": "the original list (step-000)"}
@@ -114,8 +115,8 @@ def verify(
                     if mine.passes >= needed:
                         break
                     times = min(needed - mine.passes, patience(needed) - sum(mine.other.values()))
-                    say(f"{NAMES[target.name]}: {len(target.ids) - 1} predecessors + victim,"
-                        f" {mine.passes}/{needed} passes so far, up to {times} more runs")
+                    say(f"{NAMES[target.name]}: {counted(len(target.ids) - 1, 'predecessor')} + victim,"
+                        f" {mine.passes}/{needed} passes so far, up to {counted(times, 'more run')}")
 
                     def record(outcome: Any, target: Target = target) -> None:
                         nonlocal session

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from isolate.words import counted
+
 FAILING = frozenset({"fail", "uxsuccess"})
 FINAL = frozenset({"success", "fail", "skip", "xfail", "uxsuccess"})
 
@@ -76,7 +78,7 @@ def scan(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
     v2_warnings: list[str] = []
     v2_count = _scan_v2(fp, visit, v2_warnings.append)
     if count and v2_count:
-        warn(f"the stream mixes subunit v1 ({count} tests) and v2 ({v2_count} tests);"
+        warn(f"the stream mixes subunit v1 ({counted(count, 'test')}) and v2 ({counted(v2_count, 'test')});"
              " read both, the v2 tests at the first v2 packet")
     for message in (v1_warnings if count else []) + v2_warnings:
         warn(message)

@@ -33,6 +33,7 @@ from isolate.report.verdict import HEADLINE, duration, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
+from isolate.words import counted, noun
 
 MAX_POINTS = 120
 """Most posterior recomputations per report (each is one inference over the whole evidence)."""
@@ -404,8 +405,9 @@ def _header(p: Page) -> str:
                    f'<code class="id">{e(leader.name) if leader else "nothing until the failure reproduces"}</code>'
                    f" ({e(now)})</p>")
     out.append('<ul class="facts">'
-               f"<li><b>{runs}</b> runs</li><li><b>{fails}</b> reproduced the failure</li>"
-               f"<li><b>{len({g.step for g in p.steps})}</b> steps</li><li><b>{p.candidates}</b> predecessors"
+               f"<li><b>{runs}</b> {noun(runs, 'run')}</li><li><b>{fails}</b> reproduced the failure</li>"
+               f"<li><b>{len({g.step for g in p.steps})}</b> {noun(len({g.step for g in p.steps}), 'step')}</li>"
+               f"<li><b>{p.candidates}</b> {noun(p.candidates, 'predecessor')}"
                f"{' tried as state-setters' if v is not None and v.get('verdict') == 'brittle' else ''}</li>"
                f"<li><b>{e(duration(seconds))}</b> of test time</li>"
                f"<li>target confidence <b>{p.confidence:g}</b></li></ul>")
@@ -519,7 +521,7 @@ def _steps_section(p: Page) -> str:
         tall = 10 + (base - 30) * math.log1p(max(0, g.size)) / math.log1p(n)
         svg.append(f'<rect class="step" data-step="{g.step}" x="{x0 + 0.5:.1f}" y="{base - tall:.1f}"'
                    f' width="{max(1.0, x1 - x0 - 1):.1f}" height="{tall:.1f}" fill="#dbe6f0">'
-                   f"<title>step {g.step}: {_size(g.size)}, {g.runs} runs, {g.fails} reproduced"
+                   f"<title>step {g.step}: {_size(g.size)}, {counted(g.runs, 'run')}, {g.fails} reproduced"
                    f"</title></rect>")
         if x1 - x0 > 14:
             svg.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{base - tall - 4:.1f}" text-anchor="middle">{g.step}</text>')
@@ -565,7 +567,7 @@ def _size(size: int, short: bool = False) -> str:
     """A step's list as the page says it; a step whose file is missing has size -1."""
     if size < 0:
         return "list file missing"
-    return f"{size} + victim" if short else f"{size} predecessors + victim"
+    return f"{size} + victim" if short else f"{counted(size, 'predecessor')} + victim"
 
 
 def _evidence_section(p: Page) -> str:

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from isolate.report.verdict import describe
 from isolate.search.model import Observation, Problem
 from isolate.search.posterior import Answer
+from isolate.words import counted
 
 
 class Display:
@@ -68,8 +69,9 @@ class Display:
         self.total_fails = sum(o.count for o in observations if o.failed)
         if self.quiet:
             return
-        what = f"step {step}: {size} predecessors + victim" if lists == 1 else f"step {step} and {lists - 1} more lists"
-        line = f"[{self._elapsed()}] {what}, up to {runs} runs — {reason}"
+        what = (f"step {step}: {counted(size, 'predecessor')} + victim" if lists == 1
+                else f"step {step} and {counted(lists - 1, 'more list')}")
+        line = f"[{self._elapsed()}] {what}, up to {counted(runs, 'run')} — {reason}"
         if leaders:
             line += f"\n{'':11}leading: {_suspects(problem, leaders, alone)}"
         if self.live:
@@ -96,7 +98,7 @@ class Display:
     def _status(self) -> None:
         bold, plain = ("\x1b[1m", "\x1b[0m") if self.colour else ("", "")
         self._write(f"  {bold}step {self.step_no}{plain}: run {self.done}/{self.planned},"
-                    f" {self.fails} reproduced · hunt: {self.total_fails}/{self.total_runs} runs failed"
+                    f" {self.fails} reproduced · hunt: {self.total_fails}/{counted(self.total_runs, 'run')} failed"
                     f" · {self._elapsed()}")
 
     def end(self) -> None:

@@ -23,6 +23,7 @@ from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.posterior import Answer
 from isolate.search.decide import leading
+from isolate.words import counted, noun
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def format_status(items: list[Status]) -> str:
     out = []
     for s in items:
         out.append(s.hunt.victim)
-        out.append(f"  {s.state} · {s.candidates} candidates · {s.runs} runs, {s.failures} reproduced,"
+        out.append(f"  {s.state} · {counted(s.candidates or 0, 'candidate')} · {counted(s.runs, 'run')}, {s.failures} reproduced,"
                    f" {duration(s.seconds)} of wall time")
         out.extend(f"  finding: {finding}" for finding in s.findings)
         out.append(f"  leading: {s.leader}")
@@ -204,11 +205,11 @@ def log_lines(hunt: Hunt) -> list[str]:
         note = f" ({', '.join(g.other)} too)" if g.other else ""
         steps = checked_steps(entries, g)
         if steps is not None:  # one line for the check's interleaved lists
-            lines.append(f"{g.at[:19]:19}  fork check: steps {steps} again in the fork server, {g.runs} runs,"
+            lines.append(f"{g.at[:19]:19}  fork check: steps {steps} again in the fork server, {counted(g.runs, 'run')},"
                          f" {g.fails} reproduced{note}")
             continue
-        lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} predecessors + victim,"
-                     f" {g.runs:>3} runs, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
+        lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} {noun(g.size, 'predecessor')} + victim,"
+                     f" {g.runs:>3} {noun(g.runs, 'run')}, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     said = hunt_findings(hunt, evidence(hunt).observations) if entries else ()
     lines.append(f"mode: {mode_text(hunt)}")
     if repeats_of(hunt) is not None:

@@ -11,6 +11,7 @@ from typing import Any
 from isolate.files import read_list
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
+from isolate.words import counted
 
 EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5, "brittle": 6}
 """Exit status per verdict kind; 2 is a usage error, 1 an internal one, 130 Ctrl-C."""
@@ -84,8 +85,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
     spent = f" in {duration(wall)}" if wall is not None else ""
-    earlier = f" (and {history_runs} earlier stored runs)" if history_runs else ""
-    lines.append(f"  {verdict.runs - history_runs} runs{spent}{earlier}, {duration(verdict.seconds)} of test time;"
+    earlier = f" (and {counted(history_runs, 'earlier stored run')})" if history_runs else ""
+    lines.append(f"  {counted(verdict.runs - history_runs, 'run')}{spent}{earlier}, {duration(verdict.seconds)} of test time;"
                  f" hunt in {_rel(hunt)}")
     if reproducer is not None:
         shown = shlex.quote(_rel(reproducer))

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.hunt.verify import JOURNAL, NAMES, Verification
+from isolate.words import counted
 
 EXIT = {"fixed": 0, "still-fails": 1, "inconclusive": 1}
 
@@ -21,7 +22,7 @@ def as_text(v: Verification) -> str:
         lines.append(f"still fails: {fails}/{runs}")
     else:
         odd = next((c for c in v.counts if c.other), v.counts[0])
-        lines.append(f"inconclusive: {sum(odd.other.values())} runs of {NAMES[odd.target.name]} ended otherwise"
+        lines.append(f"inconclusive: {counted(sum(odd.other.values()), 'run')} of {NAMES[odd.target.name]} ended otherwise"
                      f" (neither a pass nor the recorded failure); see how with:"
                      f" isolate replay {_rel(odd.target.path)} --json")
     for c in v.counts:
@@ -31,9 +32,9 @@ def as_text(v: Verification) -> str:
         other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
         lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
                      f" {c.passes} passed{other}  ({_rel(c.target.path)})")
-    lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {v.needed} passes of each list"
+    lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {counted(v.needed, 'pass', 'passes')} of each list"
                  f" rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
-    lines.append(f"  attempt {v.attempt}, {v.session_runs} runs this time; journal {_rel(v.hunt.path / JOURNAL)}")
+    lines.append(f"  attempt {v.attempt}, {counted(v.session_runs, 'run')} this time; journal {_rel(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)
 
 

@@ -133,7 +133,7 @@ def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) ->
     assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
     log = isolate(suite, "log", VICTIM).stdout
     first = next(line for line in log.splitlines() if "step" in line)
-    assert "1 predecessors + victim" in first and "the predecessor stored runs suspect most" in first, log
+    assert "1 predecessor + victim" in first and "the predecessor stored runs suspect most" in first, log
 
 
 def test_stored_runs_do_not_use_up_max_runs(tmp_path: Path) -> None:

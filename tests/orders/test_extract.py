@@ -403,7 +403,7 @@ def test_untagged_stream_is_named_as_such(tmp_path: Path) -> None:
     proc = isolate(tmp_path, "extract", "--stream", str(stream))
     assert proc.returncode == 0, proc.stderr
     assert "untagged of" not in proc.stderr
-    assert f"{stream} (no worker tags) ran 1 tests before v;" in proc.stderr
+    assert f"{stream} (no worker tags) ran 1 test before v;" in proc.stderr
 
 
 def test_a_victim_that_ran_first_is_called_out(tmp_path: Path) -> None:

@@ -153,12 +153,12 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
     # the steps: one table row per line of `isolate log`, with the same numbers
     log = isolate(suite, "log", VICTIM).stdout.splitlines()
     logged = [tuple(int(g) for g in m.groups()) for line in log
-              if (m := re.search(r"step +(\d+): +(\d+) predecessors \+ victim, +(\d+) runs, +(\d+) reproduced", line))]
+              if (m := re.search(r"step +(\d+): +(\d+) predecessors? \+ victim, +(\d+) runs?, +(\d+) reproduced", line))]
     rows = page.one("table", id="step-table").all("tr", class_="step-row")
     assert [(int(r.attrs["data-step"]), int(r.attrs["data-size"]), int(r.attrs["data-runs"]),
              int(r.attrs["data-fails"])) for r in rows] == logged
     checks = [int(m.group(1)) for line in log
-              if (m := re.search(r"fork check: steps [\d, ]+ again in the fork server, (\d+) runs", line))]
+              if (m := re.search(r"fork check: steps [\d, ]+ again in the fork server, (\d+) runs?", line))]
     assert [int(r.attrs["data-runs"]) for r in page.all("tr", class_="check-row")] == checks
     assert len(logged) >= 3 and sum(g[2] for g in logged) + sum(checks) == runs
     assert len(page.one("svg", id="timeline").all("rect", class_="run")) == runs
@@ -416,7 +416,7 @@ def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path) -
                 said = q["reason"]
     log = isolate(suite, "log", VICTIM).stdout.splitlines()
     logged = [(*(int(g) for g in m.groups()[:4]), m.group(5) or "") for line in log
-              if (m := re.search(r"step +(\d+): +(\d+) predecessors \+ victim, +(\d+) runs, +(\d+) reproduced(?: +(.*))?$",
+              if (m := re.search(r"step +(\d+): +(\d+) predecessors? \+ victim, +(\d+) runs?, +(\d+) reproduced(?: +(.*))?$",
                                  line))]
     assert logged == expected, "\n".join(log)
     page = Tree(isolate(suite, "report", VICTIM, "--html", "-").stdout).root
