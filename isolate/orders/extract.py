@@ -50,6 +50,7 @@ class _Entry:
     details: str
     start: float | None  # epoch seconds, when the stream has timestamps
     stop: float | None
+    cut: bool = False  # the stream ends while it ran: counted as failed (Record.cut)
 
     @property
     def seconds(self) -> float | None:
@@ -63,6 +64,10 @@ def _epoch(stamp: str | None) -> float | None:
         return dt.datetime.fromisoformat(stamp).timestamp()
     except ValueError:
         return None
+
+
+CUT = "; the stream ends while it ran: counted as failed"
+"""Said of a failing test whose outcome the stream lost (Record.cut), where the failing tests are listed."""
 
 
 def _worker(record: Record) -> str:
@@ -95,7 +100,8 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
         workers.add(tag)
         if tag == worker:
             details = record.details if record.status in FAILING else ""
-            entries.append(_Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop)))
+            entries.append(_Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop),
+                                  record.cut))
 
     damage: list[str] = []
     count = source(keep, damage.append)
@@ -175,7 +181,7 @@ def _resolve_test(ids: Collection[str], label: str, test: str) -> str:
 def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> tuple[str, str | None]:
     """First pass: the worker of --test (and the id it names, which may be a part of one), or of
     the run's only failing test."""
-    failing: list[tuple[str, str]] = []
+    failing: list[tuple[str, str]] = []  # id, worker (and whether the stream ends while it ran)
     named: dict[str, list[str]] = {}  # the ids that contain --test -> their workers
 
     def look(record: Record) -> None:
@@ -184,7 +190,7 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
         if test is not None and test in record.id:
             named.setdefault(record.id, []).append(_worker(record))
         elif test is None and record.status in FAILING:
-            failing.append((record.id, _worker(record)))
+            failing.append((record.id, _worker(record) + (CUT if record.cut else "")))
 
     if source(look, warnings.append) == 0:
         raise _no_records(label)
@@ -214,7 +220,7 @@ def _victim_index(entries: list[_Entry], worker: str, label: str, test: str | No
     failing = [i for i, e in enumerate(entries) if e.status in FAILING]
     if not failing:
         raise UserError(f"{worker} has no failing test in {label}; pass --test ID to name the test to investigate")
-    names = sorted({entries[i].id for i in failing})
+    names = sorted({entries[i].id + (f" ({CUT.lstrip('; ')})" if entries[i].cut else "") for i in failing})
     if len(names) > 1:
         raise UserError(f"{worker} has {len(names)} failing tests in {label}: {_listing(names)}; pass --test ID")
     return failing[-1]

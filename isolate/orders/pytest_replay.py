@@ -193,7 +193,7 @@ def _died(line: _Line, label: str, tags: frozenset[str], anchor: float,
     warn(f"{line.nodeid} started at line {line.lineno} of {label} but never finished: the worker"
          " died (or was interrupted) while running it; counted it as failed")
     stamp = _iso(anchor, line.start if line.start is not None else 0.0)
-    visit(Record(line.nodeid, "fail", tags, stamp, stamp, ""))
+    visit(Record(line.nodeid, "fail", tags, stamp, stamp, "", cut=True))
 
 
 def _anchor(fp: TextIO, lines: list[_Line]) -> float:

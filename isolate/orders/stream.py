@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from isolate.words import counted
+from isolate.words import counted, noun
 
 FAILING = frozenset({"fail", "uxsuccess"})
 FINAL = frozenset({"success", "fail", "skip", "xfail", "uxsuccess"})
@@ -43,6 +43,7 @@ class Record:
     start: str | None
     stop: str | None
     details: str = ""
+    cut: bool = False  # the stream ends while it ran (cut short, or its worker died): counted as failed
 
     @property
     def worker(self) -> str | None:
@@ -171,7 +172,7 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn, after_v2: Visitor) -> tup
             " the run was cut short; kept the tests before it and counted it as failed"
         )
         tags = global_tags | test_tags
-        visit(Record(current, "fail", frozenset(tags), start, now, "lost connection during test"))
+        visit(Record(current, "fail", frozenset(tags), start, now, "lost connection during test", cut=True))
         count += 1
     return count, saw_v2_byte
 
@@ -244,21 +245,27 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
     import testtools
 
     count = 0
+    parser_errors: list[str] = []  # what subunit's parser said of the damage, in stream order
+    cut_tests: list[str] = []  # tests started before the end of the stream, never ended
+    last = ""  # the last test that ended
 
     def on_test(test: dict) -> None:  # type: ignore[type-arg]
-        nonlocal count
+        nonlocal count, last
         status = test["status"]
         if status == "exists":
             return
         test_id = test["id"]
         details = test["details"]
         if test_id == "subunit.parser":
-            warn("the v2 stream is corrupt after the last complete test; kept the tests before it")
+            error = details.get("Parser Error")
+            parser_errors.append(error.as_text() if error is not None else "")
             return
-        if status in ("inprogress", None):
-            warn(f"stream ends in the middle of test {test_id}: the run was cut short;"
-                 " counted it as failed")
+        cut = status in ("inprogress", None)
+        if cut:
+            cut_tests.append(test_id)
             status = "fail"
+        else:
+            last = test_id
         text = ""
         if status in FAILING:
             text = "\n".join(
@@ -272,6 +279,7 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
             _iso(stamps[0]),
             _iso(stamps[1]),
             text,
+            cut,
         ))
         count += 1
 
@@ -297,7 +305,29 @@ def _scan_v2(fp: BinaryIO, visit: Visitor, warn: Warn) -> int:
         subunit.ByteStreamToStreamResult(fp, non_subunit_name="stdout").run(result)
     finally:
         result.stopTestRun()
+    for message in _v2_damage(parser_errors, cut_tests, count - len(cut_tests), last):
+        warn(message)
     return count
+
+
+def _v2_damage(parser_errors: list[str], cut_tests: list[str], complete: int, last: str) -> list[str]:
+    """The damage of a v2 stream in words, a line each. subunit's parser reports a stream cut
+    mid-record (a copy or upload that stopped) as a short read of its last packet: that is one
+    line saying where it was cut, and the test it cut, counted as failed (what ran before it is
+    whole); any other parser error is corruption."""
+    cut = bool(parser_errors) and parser_errors[-1].startswith("Short read")
+    corrupt = parser_errors[:-1] if cut else parser_errors
+    out = ["the v2 stream is corrupt after the last complete test; kept the tests before it"] if corrupt else []
+    after = f" after its {complete} complete tests (the last {last})" if last else " before any test ended"
+    started = (f"; {', '.join(cut_tests)} had started, {noun(len(cut_tests), 'its', 'their')} outcome lost:"
+               f" counted as failed" if cut_tests else "")
+    if cut:
+        out.append(f"the stream is cut short in the middle of a record{after}: its order is usable up to the cut"
+                   f"{started}")
+    elif cut_tests:
+        out.append(f"stream ends in the middle of test {', '.join(cut_tests)}: the run was cut short;"
+                   " counted it as failed")
+    return out
 
 
 class AfterEnd:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import subunit
+import testtools
 
 from conftest import assert_user_error, copy_suite, isolate, run, stestr_run, tool
 from isolate.hunt.store import hunt_name
@@ -146,6 +147,36 @@ def test_cut_stored_run_extracts_what_is_there(polluted: Path, tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == full
     assert "isolate: warning: stream ends at line" in proc.stderr and victim in proc.stderr
+
+
+def test_a_v2_stream_cut_mid_record_says_so_in_one_line(polluted: Path, tmp_path: Path) -> None:
+    """A saved stream whose copy stopped in the middle of a record was called "corrupt", and the
+    test it cut in two was a second warning; without --test that test was one more failing test
+    (an error that said nothing of the cut). The order before the cut is whole, and usable."""
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    worker = worker_of(suite, victim)
+    full = isolate(suite, "extract", "--worker", worker, "-o", "-", "--force").stdout.split()
+    data = run([tool("stestr"), "last", "--subunit"], suite).stdout
+    ids: list[str] = []  # the tests in the order their runs end
+    ends = testtools.StreamToDict(lambda test: ids.append(test["id"]))
+    ends.startTestRun()
+    subunit.ByteStreamToStreamResult(io.BytesIO(data)).run(ends)
+    ends.stopTestRun()
+    last = ids[-1]
+    assert last != victim, ids  # the victim ended before the cut
+    stream = tmp_path / "cut.subunit"
+    stream.write_bytes(data[:data.rindex(last.encode()) + 3])  # inside the packet that ends the last test
+    proc = isolate(suite, "extract", "--stream", str(stream), "--worker", worker, "--test", victim, "-o", "-",
+                   "--force")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == full
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("isolate: warning:")]
+    assert len(warnings) == 1, proc.stderr
+    assert "the stream is cut short in the middle of a record after its" in warnings[0], warnings
+    assert "its order is usable up to the cut" in warnings[0] and f"{last} had started" in warnings[0], warnings
+    assert_user_error(isolate(suite, "extract", "--stream", str(stream), "--force"),
+                      f"{last} (untagged; the stream ends while it ran: counted as failed)", "pass --test ID")
 
 
 def test_combined_runs_use_the_process_with_the_failure(polluted: Path, tmp_path: Path) -> None:
