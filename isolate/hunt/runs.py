@@ -4,6 +4,10 @@ check (isolate.hunt.forkcheck) and the repeat check (isolate.hunt.repeatcheck).
 Each list's step goes to `queries.jsonl` first (why it ran, and from which journal entry on),
 then every run's outcome to `journal.jsonl` as soon as it ends, so a hunt stopped at any point
 resumes from what ran. A full disk stops the hunt with one line saying how to resume.
+
+A run whose list could not run at all (an unknown test id, an import error: an `error` outcome)
+stops the hunt with one line naming the cause; it is no run of the list, so it is not
+journaled: it is no evidence, and it spends no budget however often the hunt is resumed.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
                         " command again to resume") from None
 
     def record(index: int, outcome: Any) -> None:
+        if outcome.kind == "error":  # the list did not run: said below, in the hunt's terms
+            return
         try:
             append_journal(hunt, [entry_of(lists[index][0], outcome, phase, runner.mode)])
         except OSError as exc:
@@ -57,10 +63,33 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
                                 stop_on_hang=True, in_flight=in_flight)
     errors = [(i, o) for i, o in outcomes if o.kind == "error"]
     if errors:
-        message = errors[0][1].message
-        stored = hunt.settings.get("search", {}).get("pytest_args")  # hunt.json is checked when read
-        if stored and "before running any test" in message:  # the stored --pytest-arg may be why
-            shown = " ".join(f"--pytest-arg={a}" for a in stored)
-            message += f"; this hunt runs pytest with {shown} (kept in hunt.json): give --pytest-arg= to clear it"
-        raise UserError(f"step {lists[errors[0][0]][0]} could not run{where}: {message}")
+        raise UserError(f"step {lists[errors[0][0]][0]} could not run{where}: {_why(hunt, errors[0][1].message)}")
     return [o for _, o in outcomes]
+
+
+UNKNOWN = "unknown test id "  # how the runners (isolate.running.child, pytest_child) begin that error
+
+
+def _why(hunt: Hunt, message: str) -> str:
+    """A list that could not run, in the hunt's terms. The runner's fix for an unknown id
+    ("correct or remove it from the list") is no fix here: the lists are the hunt's order, so its
+    tests are not in this project (the order was recorded by another project, or at another
+    commit). A stored --pytest-arg may be why pytest deselected a test or stopped first."""
+    stored = hunt.settings.get("search", {}).get("pytest_args")  # hunt.json is checked when read
+    args = ""
+    if stored and (message.startswith(UNKNOWN) or "before running any test" in message):
+        shown = " ".join(f"--pytest-arg={a}" for a in stored)
+        args = f"; this hunt runs pytest with {shown} (kept in hunt.json): give --pytest-arg= to clear it"
+    if not message.startswith(UNKNOWN):
+        return message + args
+    cause = message.split("; fix:", 1)[0]
+    source = hunt.settings.get("source", {})
+    stream = source.get("stream")
+    if stream is not None:
+        where = "stdin" if stream == "-" else str(stream)
+        fix = (f"run isolate from the project that recorded {where}, at the commit it ran, or check that --stream"
+               " names a recording of this project")
+    else:
+        fix = ("run the suite again and extract that run ('isolate extract --force'): the run this hunt was"
+               " extracted from ran tests the project no longer has")
+    return f"the hunt's order holds tests this project does not have: {cause}; fix: {fix}{args}"

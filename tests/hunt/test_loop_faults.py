@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, env, isolate, stestr_run, tool
+from conftest import assert_user_error, copy_suite, env, isolate, run, stestr_run, tool
 from isolate.hunt.store import hunt_name
 
 VICTIM = "app.tests.test_b.VictimTest.test_victim"
@@ -210,3 +210,25 @@ def test_json_on_interrupt(tmp_path: Path) -> None:
     data = json.loads(out)
     assert data["verdict"] == "interrupted" and data["resume"] == f"isolate bisect {VICTIM}"
     assert not (hunt / "lock").exists()
+
+
+def test_an_order_recorded_by_another_project_stops_the_hunt_at_its_first_run(tmp_path: Path) -> None:
+    """`extract --stream` of another project's recording makes a hunt none of whose lists can run
+    here. Each run that errored was journaled, so every resume spent --max-runs on one until the
+    hunt ended 'not-reproduced: the budget ran out'; the error told to edit the list. The hunt
+    stops at its first such run, naming the cause and the fix, and journals nothing."""
+    other = copy_suite("deterministic_polluter", tmp_path)
+    assert stestr_run(other).returncode == 1
+    stream = tmp_path / "other.subunit"
+    stream.write_bytes(run([tool("stestr"), "last", "--subunit"], other).stdout)
+    here = copy_suite("flaky_polluter", tmp_path / "here")
+    assert isolate(here, "extract", "--stream", str(stream)).returncode == 0
+    victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+    for _ in range(3):  # --max-runs 2: the third resume ended in a verdict
+        proc = isolate(here, "bisect", victim, "--max-runs", "2", "-q")
+        assert_user_error(proc, "could not run: the hunt's order holds tests this project does not have: unknown test id",
+                          f"; fix: run isolate from the project that recorded {stream.resolve()}", "check that --stream")
+    hunt = next((here / ".isolate").glob("*/"))
+    assert not (hunt / "journal.jsonl").exists() or not (hunt / "journal.jsonl").read_text(), "errors are no runs"
+    assert not (hunt / "verdict.json").exists()
+    assert " 0 runs" in isolate(here, "status").stdout
