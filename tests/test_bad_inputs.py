@@ -97,6 +97,15 @@ def in_suite(name: str, data: bytes | str) -> Callable[[Path, Path], None]:
     return mutate
 
 
+def unfinished(mutate: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
+    """`mutate`, and the hunt's verdict gone: a bisect of it must run (a finished hunt asked
+    nothing new shows its verdict, reading no project file)."""
+    def both(suite: Path, hunt: Path) -> None:
+        (hunt / "verdict.json").unlink()
+        mutate(suite, hunt)
+    return both
+
+
 def no_hunt(suite: Path, hunt: Path) -> None:
     shutil.rmtree(suite / ".isolate")
 
@@ -180,11 +189,11 @@ CASES += [
         ("verdict-non-utf8", write("verdict.json", b"\xff"), "verdict.json", (("status",), ("log", SHORT))),
         ("verdict-directory", as_dir("verdict.json"), "verdict.json", (("status",), ("log", SHORT))),
         ("queries-directory", as_dir("queries.jsonl"), "queries.jsonl", (("log", SHORT), ("backtrack", SHORT, "0"))),
-        ("stestr-conf-no-dir", in_suite(".stestr.conf", "[DEFAULT]\ntest_path=./gone\n"), "test_path",
+        ("stestr-conf-no-dir", unfinished(in_suite(".stestr.conf", "[DEFAULT]\ntest_path=./gone\n")), "test_path",
          (("bisect", SHORT),)),
-        ("stestr-conf-non-utf8", in_suite(".stestr.conf", b"[DEFAULT]\ntest_path=\xff\n"), ".stestr.conf",
+        ("stestr-conf-non-utf8", unfinished(in_suite(".stestr.conf", b"[DEFAULT]\ntest_path=\xff\n")), ".stestr.conf",
          (("bisect", SHORT),)),
-        ("stestr-conf-no-test-path", in_suite(".stestr.conf", "[DEFAULT]\ntop_dir=./\n"), "test_path",
+        ("stestr-conf-no-test-path", unfinished(in_suite(".stestr.conf", "[DEFAULT]\ntop_dir=./\n")), "test_path",
          (("bisect", SHORT),)),
         ("stestr-format", in_suite(".stestr/format", "2\n"), "format", (("runs",), ("extract", "--force"))),
         ("run-garbage", in_suite(".stestr/0", b"\x00garbage\xff\n" * 10), "no subunit test records",
@@ -352,6 +361,8 @@ def test_unreadable_files(tmp_path: Path, base: Path, name: str) -> None:
     suite = tmp_path / "suite"
     shutil.copytree(base, suite)
     hunt = str(hunt_dir(suite).relative_to(suite))
+    if name == ".stestr.conf":  # a bisect that must run reads it (a finished hunt's shows its verdict)
+        (hunt_dir(suite) / "verdict.json").unlink()
     os.chmod(suite / name.replace("HUNT", hunt), 0)
     args = {".stestr/0": ("extract", "--force"), ".stestr.conf": ("bisect", SHORT),
             "HUNT/journal.jsonl": ("log", SHORT), "HUNT/queries.jsonl": ("log", SHORT),

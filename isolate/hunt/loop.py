@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from isolate.errors import UserError
 from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
-from isolate.hunt.lock import Lock
+from isolate.hunt.lock import Lock, holder
 from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, executing, held, hunt_findings,
                                       repeat_text, repeating, repeats_of, start_check, watch)
 from isolate.hunt.runs import run_journaled
@@ -30,9 +31,9 @@ from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
-from isolate.hunt.settings import search_settings, settings_for
+from isolate.hunt.settings import asks_nothing_new, search_settings, settings_for
 from isolate.hunt.store import Hunt, executions_of, repeat_of, repeats_from, step_for
-from isolate.hunt.verdict import save_verdict
+from isolate.hunt.verdict import PASSING, read_verdict, save_verdict, saved_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
@@ -79,7 +80,11 @@ def hunt_loop(
 ) -> Result:
     """Run the search to a verdict. `options` are the settings given now (stored in the hunt once
     its lock is held); `display` draws progress; `make_runner` builds the Runner. Without --jobs,
-    runs at once are what the runner can hold (a cluster's threads) or the CPUs."""
+    runs at once are what the runner can hold (a cluster's threads) or the CPUs. A finished hunt
+    asked nothing new shows its saved verdict and writes nothing (`finished`)."""
+    done = finished(hunt, options)
+    if done is not None:
+        return done
     before = len(read_journal(hunt)[0])
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
@@ -96,13 +101,44 @@ def hunt_loop(
                 start_check(hunt, runner, display, jobs, _deadline(hunt, merged), merged["max_runs"])
                 while True:
                     try:
-                        return _loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs))
+                        return _as_saved(_loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs)))
                     except RepeatsOff:
                         display.info("starting over from the journal with single runs: every run counts by its first execution")
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         raise Interrupted(len(read_journal(hunt)[0]) - before) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def finished(hunt: Hunt, options: dict[str, Any]) -> Result | None:
+    """The saved verdict of a hunt that has one (its journal unchanged since) and that the options
+    given now ask nothing new of, as it is: resuming it would run nothing and write the same
+    verdict again, and its directory may be read-only (an archived hunt). None when the hunt
+    must run: no verdict, new settings, or a lock (another process holds it, or one that died
+    left it: taking it over clears it)."""
+    if not asks_nothing_new(hunt, options) or holder(hunt.path) is not None:
+        return None
+    try:
+        data = read_verdict(hunt)
+        if data is None:
+            return None
+        problem, _, _ = without_hangs(evidence(hunt), hunt.settings.get("search", {}).get("timeout"))
+        problem, verdict = saved_verdict(problem, data)
+    except (UserError, KeyError, TypeError, ValueError):  # not as save_verdict wrote it: the hunt writes it again
+        return None
+    reproducer = hunt.path / "reproducer.txt" if data.get("reproducer") else None
+    data = {**data, "hunt": str(hunt.path), "reproducer": None if reproducer is None else str(reproducer)}
+    if "passing_list" in data:  # where the hunt is now (it may have been copied since)
+        data["passing_list"] = str(hunt.path / PASSING)
+    return Result(hunt, problem, verdict, reproducer, data)
+
+
+def _as_saved(result: Result) -> Result:
+    """The verdict as verdict.json holds it (saved_verdict), so that a hunt's verdict reads the
+    same when it was just reached and when `finished` shows it again: its runs and test time as
+    the JSON counts them."""
+    problem, verdict = saved_verdict(result.problem, result.data)
+    return replace(result, problem=problem, verdict=verdict)
 
 
 def _deadline(hunt: Hunt, merged: dict[str, Any], ev: Evidence | None = None) -> float | None:

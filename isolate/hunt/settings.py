@@ -37,6 +37,22 @@ DEFAULTS: dict[str, Any] = {
 
 def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     """Options given now override those stored by earlier sessions; the result is stored."""
+    stored, merged = _merged(hunt, options)
+    if stored != hunt.settings.get("search"):
+        hunt = save_settings(hunt, {**hunt.settings, "search": stored})
+    return replace(hunt, settings={**hunt.settings, "search": merged})
+
+
+def asks_nothing_new(hunt: Hunt, options: dict[str, Any]) -> bool:
+    """Whether the options given now change none of the hunt's stored settings (checked as
+    settings_for checks them, writing nothing)."""
+    stored, _ = _merged(hunt, options)
+    return stored == hunt.settings.get("search", {})
+
+
+def _merged(hunt: Hunt, options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The settings to store (the earlier sessions' with the options given now over them) and
+    those in force (the defaults under them); a UserError names an option that is wrong."""
     for key, value in options.items():
         problem = search_problem({key: value}, "--")
         if problem:
@@ -67,9 +83,7 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     # again on every resume costs a pass over it, and one moved away since must not stop the
     # hunt (its runs are kept in history.jsonl)
     check_history(hunt, list(options.get("history_paths") or ()), merged["history_since"])
-    if stored != hunt.settings.get("search"):
-        hunt = save_settings(hunt, {**hunt.settings, "search": stored})
-    return replace(hunt, settings={**hunt.settings, "search": merged})
+    return stored, merged
 
 
 def _check_repeat(hunt: Hunt, given: int | None, merged: dict[str, Any]) -> None:

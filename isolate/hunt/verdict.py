@@ -18,7 +18,7 @@ from isolate.hunt.forkcheck import mode_text, runs_by_mode
 from isolate.hunt.repeatcheck import repeats_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt, repeats_from
-from isolate.search.model import Problem, Verdict
+from isolate.search.model import FoundCause, Problem, Verdict
 
 
 def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None,
@@ -154,3 +154,34 @@ def _verdict_problem(data: Any) -> str:
     if not isinstance(culprits, list) or not all(isinstance(c, str) for c in culprits):
         return "culprits is not a list of test ids"
     return ""
+
+
+def saved_verdict(problem: Problem, data: dict[str, Any]) -> tuple[Problem, Verdict]:
+    """The verdict `data` (verdict.json, as read_verdict gives it) holds, over `problem`: the
+    hunt's predecessors, which its names index; names the problem has not (a brittle victim's
+    setters, from its setter phase) are added after them. `runs` counts the stored runs too,
+    as the search's verdict does; `seconds` is the runs' test time. KeyError, TypeError or
+    ValueError when `data` is not what save_verdict wrote."""
+    names = [*data["culprits"], *(t for c in data["causes"] for t in c["tests"]),
+             *(t for a in data["alternatives"] for t in a["culprits"])]
+    extra = tuple(dict.fromkeys(str(n) for n in names if n not in problem.predecessors))
+    if extra:
+        problem = Problem(problem.predecessors + extra, problem.victim, problem.durations + (0.0,) * len(extra),
+                          problem.victim_duration, problem.startup)
+    index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
+
+    def at(tests: list[str]) -> tuple[int, ...]:
+        return tuple(index[t] for t in tests)
+
+    causes = tuple(FoundCause(str(c["scope"]), str(c["name"]), at(c["tests"]), float(c["rate"]), float(c["confidence"]),
+                              tuple(str(line) for line in c["evidence"]), str(c.get("role", "polluter")),
+                              None if c.get("rate_per_execution") is None else float(c["rate_per_execution"]))
+                   for c in data["causes"])
+    rates = data["rates"]
+    verdict = Verdict(str(data["verdict"]), at(data["culprits"]), float(data["confidence"]),
+                      float(rates["with_culprits"]), float(rates["background"]),
+                      tuple(str(line) for line in data["evidence"]), int(data["runs"]) + int(data["history_runs"]),
+                      float(data["test_seconds"]),
+                      tuple((at(a["culprits"]), float(a["probability"])) for a in data["alternatives"]),
+                      causes, str(data["stop"]))
+    return problem, verdict

@@ -181,8 +181,9 @@ def test_by_default_a_short_hunt_ends_before_the_check(tmp_path: Path, monkeypat
     assert verdict["runs"] < CHECK_AFTER and "fork check" not in proc.stderr
     assert verdict["mode"] == f"fresh (automatic: the fork check comes after {CHECK_AFTER} runs that are evidence)"
     assert all(e.mode is None for e in journal(suite, victim))
-    for bad in ("0", "many"):
-        proc = isolate(suite, "bisect", victim, "--max-runs", "500", ISOLATE_FORK_CHECK_AFTER=bad)
+    for most, bad in (("500", "0"), ("501", "many")):  # a new budget each time: the hunt must run (a finished
+        # one asked nothing new only shows its verdict, whatever the variable says)
+        proc = isolate(suite, "bisect", victim, "--max-runs", most, ISOLATE_FORK_CHECK_AFTER=bad)
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
         assert f"ISOLATE_FORK_CHECK_AFTER='{bad}' is not a number of runs; fix:" in proc.stderr
 

@@ -291,6 +291,52 @@ def test_verdict_survives_a_copy_and_touch_but_not_new_runs(tmp_path: Path) -> N
     assert "paused" in isolate(suite, "status", victim).stdout
 
 
+def _read_only(tree: Path) -> bool:
+    """`tree` made read-only as an archived hunt is: chmod for a user; root, whom permissions do
+    not stop, gets `chattr +i` (undone by _writable). False where neither holds here."""
+    if os.geteuid() != 0:
+        for path in (tree, *tree.rglob("*")):
+            path.chmod(path.stat().st_mode & ~0o222)
+        return True
+    made = subprocess.run(["chattr", "-R", "+i", str(tree)], capture_output=True)
+    return made.returncode == 0
+
+
+def _writable(tree: Path) -> None:
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-R", "-i", str(tree)], capture_output=True)
+    else:
+        for path in (tree, *tree.rglob("*")):
+            path.chmod(path.stat().st_mode | 0o200)
+
+
+def test_a_finished_hunt_shows_its_verdict_and_writes_nothing(tmp_path: Path) -> None:
+    """`isolate bisect` of a finished hunt took its lock and wrote its verdict again, so in a
+    read-only directory (an archived hunt) it failed where it had nothing to run. Asked nothing
+    new, it shows the saved verdict, as text or JSON, and writes nothing; asked something new,
+    it runs (and so must write)."""
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    done = isolate(suite, "bisect", victim, "--max-runs", "400")
+    assert done.returncode == 0, done.stderr
+    hunt = suite / ".isolate" / hunt_name(victim)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in hunt.iterdir()}
+    again = isolate(suite, "bisect", victim, "--max-runs", "400")  # the stored budget: nothing new
+    assert (again.returncode, again.stdout, again.stderr) == (0, done.stdout, ""), again.stderr
+    saved = json.loads((hunt / "verdict.json").read_text())
+    shown = json.loads(isolate(suite, "resume", victim, "--json").stdout)
+    assert shown == {k: v for k, v in saved.items() if k != "journal_bytes"} and shown["culprits"] == [culprit]
+    assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in hunt.iterdir()} == before
+    if not _read_only(hunt):
+        pytest.skip("cannot make a directory read-only here (root without chattr +i)")
+    try:
+        archived = isolate(suite, "bisect", victim)
+        assert (archived.returncode, archived.stdout) == (0, done.stdout), archived.stderr
+        assert_user_error(isolate(suite, "bisect", victim, "--max-runs", "500"), "cannot write in", str(hunt))
+    finally:
+        _writable(hunt)
+
+
 def test_live_lock_refuses_a_second_hunt(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
