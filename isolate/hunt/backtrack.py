@@ -7,10 +7,11 @@ import json
 import shlex
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from isolate.errors import UserError
 from isolate.files import write_atomic
-from isolate.hunt.journal import read_journal, split_journal
+from isolate.hunt.journal import Entry, read_journal, split_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.store import FORK_CHECK, REPEAT_AUTO, REPEAT_CHECK, Hunt, read_queries, read_steps
 from isolate.words import counted
@@ -29,10 +30,11 @@ def _backtrack(hunt: Hunt, step: int) -> str:
     steps = read_steps(hunt)
     if step not in steps:
         raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {shlex.quote(hunt.victim)}'")
-    cut = next((i for i, e in enumerate(entries) if e.step > step), len(entries))
+    queries = read_queries(hunt)  # read all before writing any
+    cut = _cut(entries, queries, step)
     journal = hunt.path / "journal.jsonl"
     kept, dropped = split_journal(hunt, cut)
-    queries = [q for q in read_queries(hunt) if q["from"] < cut]  # read all before writing any
+    queries = [q for q in queries if q["from"] < cut]
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     aside = hunt.path / f"journal.backtracked-{stamp}.jsonl"
     write_atomic(aside, dropped)
@@ -47,6 +49,19 @@ def _backtrack(hunt: Hunt, step: int) -> str:
     redone = f" The hunt decides again, on the runs kept: {', '.join(later)} set aside." if later else ""
     return (f"kept {counted(cut, 'run')} up to step {step}; set {len(entries) - cut} aside in {aside.name}.{redone}"
             f" Resume with: isolate bisect {shlex.quote(hunt.victim)}")
+
+
+def _cut(entries: list[Entry], queries: list[dict[str, Any]], step: int) -> int:
+    """Where the journal is cut to keep the evidence up to `step`, as `isolate log` lists it:
+    whole queries (a batch runs its lists at once, their runs interleaved in the journal, so one
+    is kept or set aside whole), up to the one that first ran `step` and then up to the first that
+    runs a later step; the rest is set aside. Without a query log, at the first run of a later step."""
+    starts = sorted({0, *(int(q["from"]) for q in queries if int(q["from"]) < len(entries))})
+    stretches = [(a, b) for a, b in zip(starts, [*starts[1:], len(entries)]) if a < b]
+    first = next((k for k, (a, b) in enumerate(stretches) if any(e.step == step for e in entries[a:b])), None)
+    if first is None or not queries:
+        return next((i for i, e in enumerate(entries) if e.step > step), len(entries))
+    return next((a for a, b in stretches[first + 1:] if any(e.step > step for e in entries[a:b])), len(entries))
 
 
 def _made_before(path: Path, first_dropped: str) -> bool:

@@ -255,6 +255,28 @@ def test_status_log_and_backtrack(tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "backtrack", victim, "99"), "step 99 does not exist")
 
 
+def test_backtrack_to_a_step_of_a_batch_keeps_the_batch(tmp_path: Path) -> None:
+    """A batch runs its lists at once and their runs finish in any order; backtrack cut the
+    journal at the first run of a later step, so backtracking to the batch's first list, the
+    first step `isolate log` shows, kept nothing when a later list of the batch finished first.
+    Here the first batch's runs finish in the reverse of their start."""
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    assert isolate(suite, "bisect", victim, "-q", "--jobs", "4", "--no-fork-server").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(victim)
+    queries = [json.loads(line) for line in (hunt / "queries.jsonl").read_text().splitlines()]
+    batch = [q["step"] for q in queries if q["from"] == 0]
+    end = min(q["from"] for q in queries if q["from"] > 0)
+    lines = (hunt / "journal.jsonl").read_text().splitlines(keepends=True)
+    assert len(batch) > 1 and sorted(json.loads(line)["step"] for line in lines[:end]) == sorted(batch), batch
+    (hunt / "journal.jsonl").write_text("".join(lines[:end][::-1] + lines[end:]))
+    first = int(re.search(r"step +(\d+):", isolate(suite, "log", victim).stdout).group(1))  # type: ignore[union-attr]
+    assert first == batch[0]
+    back = isolate(suite, "backtrack", victim, str(first))
+    assert back.returncode == 0 and back.stdout.startswith(f"kept {end} runs up to step {first};"), back.stdout
+    assert len((hunt / "journal.jsonl").read_text().splitlines()) == end
+
+
 def test_corrupt_journal_line_is_skipped(tmp_path: Path) -> None:
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
