@@ -73,6 +73,25 @@ def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
+class _FlagPair(click.Option):
+    """A `--x/--no-x` flag that refuses both given at once: click keeps only the last one, so
+    `--fork-server --no-fork-server` silently meant the second. Each spelling given is kept in
+    the order given, and more than one value is a usage error (one line, exit 2)."""
+
+    def add_to_parser(self, parser: Any, ctx: click.Context) -> None:
+        parser.add_option(obj=self, opts=self.opts, dest=self.name, action="append_const", const=True)
+        parser.add_option(obj=self, opts=self.secondary_opts, dest=self.name, action="append_const", const=False)
+
+    def consume_value(self, ctx: click.Context, opts: Any) -> Any:
+        value, source = super().consume_value(ctx, opts)
+        if isinstance(value, list):
+            if len(set(value)) > 1:
+                raise click.UsageError(f"{self.opts[0]} and {self.secondary_opts[0]} contradict each other (the"
+                                       " last would win); give one of them", ctx)
+            value = value[0]
+        return value, source
+
+
 class _Group(click.Group):
     """click's usage errors, like isolate's own, as one line with the fix and exit status 2."""
 
@@ -264,12 +283,12 @@ class Seconds(click.ParamType):
               help="isolate (every cause, Bayesian; default), single (one cause only) or manual (the halving recipe).")
 @click.option("--further", type=click.FloatRange(0, 1), metavar="FRACTION",
               help="After each cause, rule out further causes down to this fraction of its rate (default 1; 0: stop at the first).")
-@click.option("--cleaners/--no-cleaners", default=None,
+@click.option("--cleaners/--no-cleaners", cls=_FlagPair, default=None,
               help="After a polluter verdict, find the tests that, run between it and the victim, make it pass (hints; kept for resumes).")
-@click.option("--scan/--no-scan", default=None,
+@click.option("--scan/--no-scan", cls=_FlagPair, default=None,
               help="After a polluter verdict, run every other predecessor alone before the victim (a one-by-one"
                    " scan): finds causes a later test undoes, which no list of the rest shows (kept for resumes).")
-@click.option("--fork-server/--no-fork-server", default=None,
+@click.option("--fork-server/--no-fork-server", cls=_FlagPair, default=None,
               help="Fork per repetition from one started Python (faster; children share the str hash seed), or"
                    " always start a fresh process. Default: fresh, then fork once a check on the hunt's own"
                    " lists shows the same outcomes (kept for resumes).")

@@ -67,3 +67,14 @@ def test_a_device_or_pipe_as_the_html_file_is_refused_not_replaced(tmp_path: Pat
     assert_user_error(isolate(suite, "report", "test_header_uses_default_currency", "--html", str(fifo)),
                       "is not a regular file")
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.parametrize("pair", [("--fork-server", "--no-fork-server"), ("--scan", "--no-scan"),
+                                  ("--cleaners", "--no-cleaners")])
+def test_both_spellings_of_a_flag_are_refused_not_the_last_taken(tmp_path: Path, pair: tuple[str, str]) -> None:
+    """click keeps the last of `--x --no-x`, so `--fork-server --no-fork-server` silently meant
+    the second (and was stored for every resume)."""
+    for args in (pair, pair[::-1]):
+        assert_user_error(isolate(tmp_path, "bisect", "test_x", *args),
+                          f"{pair[0]} and {pair[1]} contradict each other", "give one of them")
+    assert "no hunt for 'test_x'" in isolate(tmp_path, "bisect", "test_x", pair[1], pair[1]).stderr  # once is fine
