@@ -19,6 +19,7 @@ from isolate.errors import UserError
 from isolate.search.information import h2, kl
 from isolate.search.model import Settings, runs_for
 from isolate.search.simulate import Cause, Suite, Truth, make_problem, trial
+from isolate.words import counted
 
 CONFIDENCES = (0.9, 0.95, 0.99, 0.999)
 
@@ -235,7 +236,7 @@ def _dur(seconds: float) -> str:
 def format_text(r: PlanResult) -> str:
     """The human report of `isolate plan`."""
     out = [
-        f"Hunt for one polluter among {r.tests} tests, failure rate {r.rate:g} with it "
+        f"Hunt for one polluter among {counted(r.tests, 'test')}, failure rate {r.rate:g} with it "
         f"(0 without), {r.duration:g} s per test, {r.startup:g} s start-up per run, "
         f"target confidence {r.confidence:g}.",
         "",

@@ -41,6 +41,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.repeats import per_execution
+from isolate.words import counted
 
 DISPERSED = 0.05  # a cause's K-fold runs read per execution unless this few would pass whole (_per_execution)
 REACH = 0.2  # with K-fold runs, the stop check rules out causes this many times as strong per execution as
@@ -561,8 +562,3 @@ def k_fold_rate(rate: float, k: int) -> float:
     """A stored run's rate (one execution of the victim) as a rate of runs of k executions, each
     failing independently (what the repeat check of isolate.hunt.repeatcheck stands for)."""
     return 1.0 - (1.0 - rate) ** k
-
-
-def counted(count: int, noun: str) -> str:
-    """'1 run', '3 runs'."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -75,6 +75,8 @@ def test_plan_json_and_text() -> None:
     text = format_text(r)
     assert "Lower bound" in text and "isolate" in text and "manual" in text
     assert "trials" in text
+    assert "among 300 tests," in text
+    assert "among 1 test," in format_text(plan(1, 1.0))
 
 
 def test_plan_rejects_nonsense() -> None:

@@ -59,7 +59,6 @@ from isolate.search.stop import (
     beside,
     by_execution,
     chase,
-    counted,
     executions_pay,
     floor_per_execution,
     hedging,
@@ -71,6 +70,7 @@ from isolate.search.stop import (
     sharpen,
 )
 from isolate.search.strategies import bayesian
+from isolate.words import counted
 
 IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
