@@ -29,7 +29,7 @@ from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, step_runs
-from isolate.report.verdict import HEADLINE, duration, stestr_keeps_order
+from isolate.report.verdict import duration, headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
@@ -381,9 +381,9 @@ def _header(p: Page) -> str:
     if v is not None:
         kind = str(v.get("verdict"))
         culprits = v.get("culprits") or []
-        out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(HEADLINE.get(kind, kind))}</b>'
-                   f' — confidence <b id="confidence">{float(v.get("confidence", 0)):.3f}</b></p>')
         causes = v.get("causes") or []
+        out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(headline(kind, len(causes)))}</b>'
+                   f' — confidence <b id="confidence">{float(v.get("confidence", 0)):.3f}</b></p>')
         if causes:
             what = _what(v)
             label = what if len(causes) == 1 else f"{len(causes)} {what}s, each enough on its own"

@@ -25,6 +25,13 @@ HEADLINE = {
 }
 
 
+def headline(kind: str, causes: int) -> str:
+    """The verdict in a few words, as the text and the HTML page both open with it."""
+    if kind == "polluter" and causes > 1:
+        return f"polluted by earlier tests: {causes} causes"
+    return HEADLINE.get(kind, kind)
+
+
 def stestr_keeps_order(ids: Sequence[str]) -> bool:
     """Whether `stestr run --load-list` would run the list in its own order. stestr runs a
     loaded list in discovery order, whatever the file's (design.md), and unittest discovers in
@@ -39,7 +46,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
     earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners)."""
     n = len(verdict.causes)
-    head = HEADLINE[verdict.kind] if n < 2 or verdict.kind != "polluter" else f"polluted by earlier tests: {n} causes"
+    head = headline(verdict.kind, n)
     lines = [f"{problem.victim}", f"  {head} — confidence {verdict.confidence:.3f}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
     if verdict.causes:

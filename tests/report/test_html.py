@@ -125,6 +125,7 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
     # the headline and the culprit, as verdict.json has them
     assert page.one(id="confidence").text == f"{verdict['confidence']:.3f}"
     assert [c.text for c in page.all("code", class_="culprit")] == verdict["culprits"] == [CULPRIT]
+    assert page.one(id="headline").all("b")[0].text == "polluted by an earlier test"
 
     # the chart: one line per answer, the verdict's answer first; its last point is the verdict's confidence
     lines = sorted(page.one("svg", id="chart").all("g", class_="answer"), key=lambda g: int(g.attrs["data-answer"]))
@@ -386,6 +387,9 @@ def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_p
     assert plain in drawn and masked not in drawn, drawn
     note = page.one("p", id="scan-causes").text
     assert masked in note and f"(confidence {scanned['confidence']:.3f})" in note, note
+    # the headline counts the causes, as the text verdict does (it said "an earlier test")
+    assert page.one(id="headline").all("b")[0].text == f"polluted by earlier tests: {len(verdict['causes'])} causes"
+    assert len(verdict["causes"]) == 2
 
 
 def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path) -> None:
