@@ -31,7 +31,7 @@ from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
-from isolate.hunt.settings import asks_nothing_new, search_settings, settings_for
+from isolate.hunt.settings import search_settings, settings_for, unchanged
 from isolate.hunt.store import Hunt, executions_of, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import PASSING, read_verdict, save_verdict, saved_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
@@ -116,10 +116,11 @@ def finished(hunt: Hunt, options: dict[str, Any]) -> Result | None:
     verdict again, and its directory may be read-only (an archived hunt). None when the hunt
     must run: no verdict, new settings, or a lock (another process holds it, or one that died
     left it: taking it over clears it)."""
-    if not asks_nothing_new(hunt, options) or holder(hunt.path) is not None:
+    merged = unchanged(hunt, options)
+    if merged is None or holder(hunt.path) is not None:
         return None
     try:
-        data = read_verdict(hunt)
+        data = read_verdict(hunt, made_under=merged)  # (a session that changed them may have ended before a verdict)
         if data is None:
             return None
         problem, _, _ = without_hangs(evidence(hunt), hunt.settings.get("search", {}).get("timeout"))

@@ -43,11 +43,12 @@ def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     return replace(hunt, settings={**hunt.settings, "search": merged})
 
 
-def asks_nothing_new(hunt: Hunt, options: dict[str, Any]) -> bool:
-    """Whether the options given now change none of the hunt's stored settings (checked as
-    settings_for checks them, writing nothing)."""
-    stored, _ = _merged(hunt, options)
-    return stored == hunt.settings.get("search", {})
+def unchanged(hunt: Hunt, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The settings a session given `options` would run under (what settings_for puts in the
+    hunt it returns), when they change none of the hunt's stored ones; None when they do.
+    Checked as settings_for checks them, writing nothing."""
+    stored, merged = _merged(hunt, options)
+    return merged if stored == hunt.settings.get("search", {}) else None
 
 
 def _merged(hunt: Hunt, options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -94,12 +94,14 @@ def save_verdict(hunt: Hunt, problem: Problem, ev: Evidence, verdict: Verdict, f
         data["repeats"] = repeats
     if cleaners is not None:
         data["cleaners"] = cleaners
-    saved = {**data, JOURNAL_BYTES: _journal_bytes(hunt.path)}  # what it was read from (read_verdict)
+    saved = {**data, JOURNAL_BYTES: _journal_bytes(hunt.path),  # what it was read from (read_verdict)
+             SETTINGS: hunt.settings.get("search", {})}  # ...and under which settings (merged: hunt_loop's)
     write_atomic(hunt.path / "verdict.json", json.dumps(saved, indent=2) + "\n")
     return reproducer, data
 
 
 JOURNAL_BYTES = "journal_bytes"  # verdict.json: the journal's size when the verdict was written
+SETTINGS = "search_settings"  # ...and the settings the hunt ran under (read_verdict's `made_under`)
 
 
 def _journal_bytes(path: Path) -> int:
@@ -113,11 +115,14 @@ KINDS = ("polluter", "brittle", "fails-alone", "not-reproduced", "undecided")
 PASSING = "passing.txt"  # a brittle victim's setters, then the victim: the list that passes
 
 
-def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
+def read_verdict(hunt: Hunt, made_under: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The saved verdict, unless the journal has changed since it was written (a resumed hunt):
     its size then differs from the one the verdict recorded (copies, backups and `touch` keep the
     verdict; a verdict.json written before the size was kept goes by modification times).
-    A corrupt verdict.json is a UserError naming it: the next `isolate bisect` rewrites it."""
+    With `made_under`, also None unless it was written under those stored settings (a session
+    that raised the budget and stopped before a verdict leaves the earlier one, which the new
+    budget may take further). A corrupt verdict.json is a UserError naming it: the next
+    `isolate bisect` rewrites it."""
     path = hunt.path / "verdict.json"
     journal = hunt.path / "journal.jsonl"
     fix = f"delete it; 'isolate bisect {shlex.quote(hunt.victim)}' writes it again"
@@ -136,7 +141,10 @@ def read_verdict(hunt: Hunt) -> dict[str, Any] | None:
     if problem:
         raise UserError(f"{path} is corrupt ({problem}); {fix}")
     size = data.pop(JOURNAL_BYTES, None)
+    settings = data.pop(SETTINGS, None)
     if (size != _journal_bytes(hunt.path)) if isinstance(size, int) else newer:
+        return None
+    if made_under is not None and settings != json.loads(json.dumps(made_under)):  # (as JSON holds them)
         return None
     return data  # type: ignore[no-any-return]
 

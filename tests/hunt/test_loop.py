@@ -14,6 +14,7 @@ import pytest
 
 from conftest import assert_user_error, copy_suite, env, isolate, record_failure, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
+from isolate.hunt.verdict import JOURNAL_BYTES, SETTINGS
 
 DETERMINISTIC = (
     "deterministic_polluter",
@@ -347,7 +348,8 @@ def test_a_finished_hunt_shows_its_verdict_and_writes_nothing(tmp_path: Path) ->
     assert (again.returncode, again.stdout, again.stderr) == (0, done.stdout, ""), again.stderr
     saved = json.loads((hunt / "verdict.json").read_text())
     shown = json.loads(isolate(suite, "resume", victim, "--json").stdout)
-    assert shown == {k: v for k, v in saved.items() if k != "journal_bytes"} and shown["culprits"] == [culprit]
+    assert shown == {k: v for k, v in saved.items() if k not in (JOURNAL_BYTES, SETTINGS)}
+    assert shown["culprits"] == [culprit] and saved[SETTINGS]["max_runs"] == 400
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in hunt.iterdir()} == before
     if not _read_only(hunt):
         pytest.skip("cannot make a directory read-only here (root without chattr +i)")
