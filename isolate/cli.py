@@ -487,19 +487,41 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
 
 
 @main.command()
-@click.option("--tests", "tests", type=click.IntRange(min=1), required=True, help="Predecessors of the failing test.")
+@click.argument("test", required=False)
+@click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
+@click.option("--tests", "tests", type=click.IntRange(min=1),
+              help="Predecessors of the failing test (default: the hunt's, with TEST).")
 @click.option("--rate", type=click.FloatRange(0, 1, min_open=True), required=True,
               help="How often it fails with the polluter before it, e.g. 0.033 for 1 in 30.")
-@click.option("--duration", type=click.FloatRange(min=0), default=0.2, show_default=True, help="Seconds per test.")
-@click.option("--startup", type=click.FloatRange(min=0), default=1.0, show_default=True, help="Seconds of start-up per run.")
+@click.option("--duration", type=click.FloatRange(min=0),
+              help="Seconds per test (default: the recorded mean of the hunt's predecessors with TEST, else 0.2).")
+@click.option("--startup", type=click.FloatRange(min=0),
+              help="Seconds of start-up per run (default: as the hunt's runs measured it with TEST, else 1).")
 @click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.99, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors
-def plan(tests: int, rate: float, duration: float, startup: float, confidence: float, as_json: bool) -> None:
-    """Predict runs and time of a hunt before starting it, for isolate's search and the manual recipe."""
+def plan(test: str | None, repo: Path | None, tests: int | None, rate: float, duration: float | None,
+         startup: float | None, confidence: float, as_json: bool) -> None:
+    """Predict runs and time of a hunt before starting it, for isolate's search and the manual recipe.
+    With TEST, the numbers of its extracted hunt (options given win)."""
     from isolate.search import plan as planning
 
-    result = planning.plan(tests, rate, duration=duration, startup=startup, confidence=confidence)
+    if test is not None:
+        from isolate.hunt.evidence import plan_inputs
+        from isolate.hunt.store import hunts_for, hunts_root
+
+        [hunt] = hunts_for(hunts_root(repo), test)
+        got = plan_inputs(hunt)
+        tests = got.tests if tests is None else tests
+        duration = got.duration if duration is None else duration
+        if startup is None:
+            startup = got.startup
+            if not got.measured:
+                _warn(f"start-up {startup:g} s a run is a guess until the hunt has run; give --startup SECONDS")
+    elif tests is None:
+        raise UserError("give the hunt's test (isolate plan TEST --rate R) or its size (--tests N --rate R)")
+    result = planning.plan(tests, rate, duration=0.2 if duration is None else duration,
+                           startup=1.0 if startup is None else startup, confidence=confidence)
     click.echo(planning.to_json(result) if as_json else planning.format_text(result))
 
 

@@ -42,6 +42,32 @@ def test_plan_json(tmp_path: Path) -> None:
     assert "Lower bound (Fano)" in text.stdout and "Pass-only confirmation" in text.stdout
 
 
+def test_plan_of_a_hunt_takes_its_size_durations_and_measured_start_up(tmp_path: Path) -> None:
+    victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    hunt = next((suite / ".isolate").iterdir())
+    order = (hunt / "order.txt").read_text().split()
+    recorded = json.loads((hunt / "durations.json").read_text())
+    mean = sum(max(0.0005, recorded[t]) for t in order[:-1]) / (len(order) - 1)  # (as the search weighs them)
+    fresh = isolate(suite, "plan", "test_header_uses_default_currency", "--rate", "1", "--json")
+    assert fresh.returncode == 0, fresh.stderr
+    data = json.loads(fresh.stdout)
+    assert data["tests"] == len(order) - 1 == 55
+    assert data["duration"] == pytest.approx(mean, rel=0.05)
+    assert "start-up 0.5 s a run is a guess until the hunt has run; give --startup" in fresh.stderr
+    given = json.loads(isolate(suite, "plan", "test_header", "--rate", "1", "--startup", "3", "--tests", "9",
+                               "--json").stdout)
+    assert (given["tests"], given["startup"]) == (9, 3)  # the options given win
+    assert isolate(suite, "bisect", victim, "-q").returncode == 0
+    measured = isolate(suite, "plan", "test_header", "--rate", "1", "--json")
+    assert measured.returncode == 0 and "guess" not in measured.stderr, measured.stderr
+    assert json.loads(measured.stdout)["startup"] != 0.5  # the journal's runs measured it
+    assert_user_error(isolate(suite, "plan", "--rate", "1"), "isolate plan TEST --rate R", "--tests N")
+    assert_user_error(isolate(suite, "plan", "nosuch", "--rate", "1"), "no hunt for 'nosuch'")
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
 def test_output_that_cannot_be_written_is_an_error_not_a_quiet_exit(tmp_path: Path) -> None:
     """stdout on a full disk (/dev/full) exited 0 with the output lost, or with a traceback; a

@@ -271,3 +271,24 @@ def findings(observations: tuple[Observation, ...], repeat: int = 1,
         return (f"fails on its own: {first[0]}/{first[1]} alone on a first execution ({failed}/"
                 f"{sum(o.count for o in alone)} runs of {repeat} executions failed)",)
     return (f"fails on its own: {failed}/{sum(o.count for o in alone)} alone",)
+
+
+@dataclass(frozen=True)
+class PlanInputs:
+    """What `isolate plan TEST` reads from a hunt: its predecessors, their mean recorded
+    duration, and a run's start-up (measured by the journal, or STARTUP_GUESS before any run)."""
+
+    tests: int
+    duration: float
+    startup: float
+    measured: bool
+
+
+def plan_inputs(hunt: Hunt) -> PlanInputs:
+    ev = evidence(hunt)
+    problem = ev.problem
+    n = len(problem.predecessors)
+    if n == 0:
+        raise UserError(f"nothing ran before {hunt.victim} in the hunt's order, so there is no polluter to plan a"
+                        " search for; run 'isolate bisect' on it (it hunts over module imports then)")
+    return PlanInputs(n, sum(problem.durations) / n, problem.startup, any(not o.stored for o in ev.observations))
