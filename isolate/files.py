@@ -129,6 +129,9 @@ def read_list(path: Path) -> tuple[str, ...]:
         data = path.read_bytes()
     except FileNotFoundError:
         raise UserError(f"list file {path} does not exist; check the path") from None
+    except IsADirectoryError:
+        raise UserError(f"list file {path} is a directory; fix: pass a list file, e.g. .isolate/<hunt>/reproducer.txt,"
+                        " with one test id per line") from None
     except OSError as exc:
         raise UserError(f"cannot read list file {path} ({exc.strerror}); check its permissions") from None
     if b"\0" in data:

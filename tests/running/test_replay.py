@@ -207,3 +207,12 @@ def test_user_errors_are_one_line_with_status_2(tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "replay", str(listed)), "test command exited with status 127",
                       "no-such-wrapper")
     assert_user_error(isolate(suite, "replay", str(listed), "--fork-server"), "fork server did not start")
+
+
+def test_a_directory_for_the_list_says_so_not_permissions(tmp_path: Path) -> None:
+    """`isolate replay .isolate/<hunt>` (the hunt directory, not its list): the cause is the
+    directory, not the permissions the generic read error blamed."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    result = isolate(suite, "replay", str(tmp_path))
+    assert_user_error(result, "is a directory", "fix: pass a list file")
+    assert "permissions" not in result.stderr
