@@ -275,6 +275,10 @@ def mode_text(hunt: Hunt) -> str:
         return str(decision["summary"])
     if search.get("strategy") == "manual":
         return "fresh (--strategy manual runs fresh processes, as by hand)"
+    on_dask = sum(entry.executor is not None for entry in read_journal(hunt)[0])
+    if on_dask:  # the fork check never runs on a Dask cluster (its workers run fresh processes only)
+        return (f"fresh (automatic: {counted(on_dask, 'run')} on Dask workers, which run fresh processes only;"
+                " the fork check runs only in a session without --scheduler)")
     after = check_after(hunt.settings.get("source", {}).get("kind", ""))
     return f"fresh (automatic: the fork check comes after {after} runs that are evidence)"
 
