@@ -465,8 +465,13 @@ def verify(test: str, confidence: float, jobs: int | None, timeout: float | None
         result = verifying.verify(hunt, confidence=confidence, jobs=jobs, timeout=timeout,
                                   say=(lambda line: None) if as_json else say, warn=warn)
     except Interrupted as stop:
+        # --confidence is not stored: the same command must carry it, or the count goes on at 0.99
+        resume = f"isolate verify {shlex.quote(hunt.victim)}" + (f" --confidence {confidence!r}" if confidence != 0.99 else "")
+        if as_json:
+            click.echo(json.dumps({"verdict": "interrupted", "victim": hunt.victim, "runs_this_session": stop.runs,
+                                   "hunt": str(hunt.path), "resume": resume}, indent=2))
         click.echo(f"isolate: interrupted after {counted(stop.runs, 'run')} this session; {verifying.JOURNAL} keeps them."
-                   f" Continue with: isolate verify {hunt.victim}", err=True)
+                   f" Continue with: {resume}", err=True)
         sys.exit(130)
     click.echo(json.dumps(as_data(result), indent=2) if as_json else as_text(result))
     sys.exit(EXIT[result.verdict])

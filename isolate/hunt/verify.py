@@ -103,6 +103,7 @@ def verify(
     before = _attempts(hunt, targets, warn)
     attempt = before[0] if before[1] is None or not _concluded(before[1], needed) else before[0] + 1
     session = 0
+    kept = len(_read(hunt, lambda _: None))
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         with Lock(hunt.path, warn), make_runner(runnable) as runner:
@@ -140,7 +141,8 @@ def verify(
                     if errors:
                         raise UserError(f"{target.path} could not run: {errors[0].message}")
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
-        raise Interrupted(session) from None
+        # counted from the journal: Ctrl-C in a record()'s fsync leaves its line written, uncounted
+        raise Interrupted(max(session, len(_read(hunt, lambda _: None)) - kept)) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     counts = _counts(hunt, targets, attempt)

@@ -94,19 +94,24 @@ def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> Non
     n = needed(hunt, float(confidence))
     assert n >= 5
     journal = hunt / "verify.jsonl"
-    proc = subprocess.Popen([tool("isolate"), "verify", VICTIM, "--confidence", confidence, "--jobs", "1"],
+    proc = subprocess.Popen([tool("isolate"), "verify", VICTIM, "--confidence", confidence, "--jobs", "1", "--json"],
                             cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wait_for_lines(journal, 2, proc)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert b"Continue with: isolate verify" in err and b"Traceback" not in err
     assert not (hunt / "lock").exists()
     kept = journal.read_bytes()
     done = len(kept.splitlines())
     assert 2 <= done < 2 * n
+    # --json, interrupted: JSON as bisect prints it; its command carries the --confidence given
+    stopped = json.loads(out)
+    assert stopped["verdict"] == "interrupted" and stopped["runs_this_session"] == done
+    assert stopped["resume"] == f"isolate verify {VICTIM} --confidence {confidence}"
+    assert stopped["resume"].encode() in err
 
-    resumed = isolate(suite, "verify", VICTIM, "--confidence", confidence, "--json")
+    resumed = isolate(suite, *shlex.split(stopped["resume"])[1:], "--json")
     assert resumed.returncode == 0, resumed.stderr
     data = json.loads(resumed.stdout)
     assert data["attempt"] == 1 and data["session_runs"] == 2 * n - done  # the count went on
