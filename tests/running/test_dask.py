@@ -255,3 +255,14 @@ def test_a_hunt_with_jobs_reaches_its_scheduler_before_it_asks_anything(tmp_path
     assert "step 0" not in proc.stderr + proc.stdout  # refused before the first query is shown...
     assert (queries.read_text() if queries.exists() else "") == before  # ...or recorded
     assert journal(suite) == []
+
+
+def test_a_replay_on_a_scheduler_without_workers_is_not_told_to_resume(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """A replay has nothing to resume (it starts over), and no hunt: the line says what each does."""
+    made = cluster({})
+    suite = copy_suite("deterministic_polluter", tmp_path / "client")
+    (suite / "list.txt").write_text(VICTIM + "\n")
+    replay = isolate(suite, "replay", "list.txt", "--scheduler", made.address)
+    assert_user_error(replay, f"no Dask worker is connected to {made.address}", "fix:",
+                      "a replay starts over")

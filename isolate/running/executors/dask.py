@@ -57,6 +57,7 @@ CHECK_TIMEOUT = 60.0  # seconds a worker gets to answer the checkout check
 POLL = 1.0  # seconds between health checks while waiting for runs
 REJOIN_GRACE = 30.0  # seconds tasks may wait for a worker to (re)join once all theirs are gone
 _GONE = ("cancelled", "released", "forgotten")  # the task is no longer wanted
+AGAIN = " (a hunt resumes where it stopped; a replay starts over)"  # the executor serves both
 
 
 def _task(request: Request) -> dict[str, Any]:
@@ -151,17 +152,17 @@ class DaskExecutor(Executor):
 
     def _lost(self, reason: str) -> UserError:
         return UserError(f"lost the Dask scheduler at {self.address} ({reason}); fix: restart it and "
-                         "its workers, then run the same command again to resume")
+                         f"its workers, then run the same command again{AGAIN}")
 
     def _none_left(self) -> UserError:
         if self._refused:
             worker, why = next(iter(self._refused.items()))
-            cause = (f"no Dask worker of {self.address} can run this hunt: {len(self._refused)} "
+            cause = (f"no Dask worker of {self.address} can run these tests: {len(self._refused)} "
                      f"refused ({worker}: {why})")
         else:
             cause = f"no Dask worker is connected to {self.address}"
         return UserError(f"{cause}; fix: start 'dask worker {self.address}' from the project root "
-                         "of a checkout matching this one, then run the same command again to resume")
+                         f"of a checkout matching this one, then run the same command again{AGAIN}")
 
     def _accept(self, ids: list[str]) -> tuple[str, ...]:
         """The workers whose checkout matches this one for ``ids``' modules; checks those not
