@@ -128,6 +128,8 @@ def finished(hunt: Hunt, options: dict[str, Any]) -> Result | None:
     except (UserError, KeyError, TypeError, ValueError):  # not as save_verdict wrote it: the hunt writes it again
         return None
     reproducer = hunt.path / "reproducer.txt" if data.get("reproducer") else None
+    if (reproducer is not None and not reproducer.exists()) or ("passing_list" in data and not (hunt.path / PASSING).exists()):
+        return None  # a verdict's list was lost: the hunt writes them again (from the journal: no new runs)
     data = {**data, "hunt": str(hunt.path), "reproducer": None if reproducer is None else str(reproducer)}
     if "passing_list" in data:  # where the hunt is now (it may have been copied since)
         data["passing_list"] = str(hunt.path / PASSING)

@@ -157,7 +157,11 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
                         f" 'isolate bisect {shlex.quote(hunt.victim)}', then verify")
     kind = verdict.get("verdict")
     reproducer = hunt.path / "reproducer.txt"
-    if kind not in ("polluter", "fails-alone", "brittle") or not reproducer.exists():
+    if kind in ("polluter", "fails-alone", "brittle") and not reproducer.exists():
+        raise UserError(f"the hunt for {hunt.victim} ended '{kind}' but its {reproducer} is missing; fix: run"
+                        f" 'isolate bisect {shlex.quote(hunt.victim)}', which writes it again from the journal"
+                        " (no new runs), then verify")
+    if kind not in ("polluter", "fails-alone", "brittle"):
         stored = hunt.settings.get("search", {}).get("max_runs")  # a whole number >= 1, or None
         more = f" --max-runs {max(1000, 4 * stored)}" if stored is not None else ""  # the stored cap holds
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify;"

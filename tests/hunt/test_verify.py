@@ -153,3 +153,16 @@ def test_the_commands_verify_suggests_quote_the_test_id(tmp_path: Path) -> None:
     with pytest.raises(UserError) as undecided:
         _plan(Hunt(tmp_path, {"victim": victim}))
     assert f"'isolate bisect {shlex.quote(victim)} --time-budget 8h'" in str(undecided.value)
+
+
+def test_a_lost_reproducer_is_named_and_bisect_writes_it_again(tmp_path: Path) -> None:
+    """reproducer.txt deleted after a 'polluter' verdict: verify said the hunt had 'no reproducer'
+    and to bisect 'until it names a cause', and bisect, finding the verdict, wrote nothing."""
+    suite, hunt = hunted(tmp_path)
+    runs = (hunt / "journal.jsonl").read_bytes()
+    (hunt / "reproducer.txt").unlink()
+    assert_user_error(isolate(suite, "verify", VICTIM), "reproducer.txt is missing", f"isolate bisect {VICTIM}")
+    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert (hunt / "reproducer.txt").read_text() == f"{CULPRIT}\n{VICTIM}\n"
+    assert (hunt / "journal.jsonl").read_bytes() == runs  # written from the journal, nothing re-run
+    assert isolate(suite, "verify", VICTIM).returncode == 1  # not fixed: still fails
