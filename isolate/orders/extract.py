@@ -181,7 +181,7 @@ def _resolve_test(ids: Collection[str], label: str, test: str) -> str:
 def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> tuple[str, str | None]:
     """First pass: the worker of --test (and the id it names, which may be a part of one), or of
     the run's only failing test."""
-    failing: list[tuple[str, str]] = []  # id, worker (and whether the stream ends while it ran)
+    failing: list[tuple[str, str, bool]] = []  # id, worker, whether the stream ends while it ran
     named: dict[str, list[str]] = {}  # the ids that contain --test -> their workers
 
     def look(record: Record) -> None:
@@ -190,7 +190,7 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
         if test is not None and test in record.id:
             named.setdefault(record.id, []).append(_worker(record))
         elif test is None and record.status in FAILING:
-            failing.append((record.id, _worker(record) + (CUT if record.cut else "")))
+            failing.append((record.id, _worker(record), record.cut))
 
     if source(look, warnings.append) == 0:
         raise _no_records(label)
@@ -205,7 +205,7 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
     if not failing:
         raise UserError(f"{label} has no failing test; pass --test ID to name the test to investigate")
     if len(failing) > 1:
-        names = [f"{test_id} ({tag})" for test_id, tag in failing]
+        names = [f"{test_id} ({tag}{CUT if cut else ''})" for test_id, tag, cut in failing]
         raise UserError(f"{label} has {len(failing)} failing tests: {_listing(names)}; pass --test ID")
     return failing[0][1], test
 
@@ -252,8 +252,8 @@ def _pause(entries: list[_Entry], j: int) -> float:
     return -1.0 if before is None or after is None else after - before
 
 
-def stream_source(stream: Path, stdin: Callable[[], BinaryIO], option: str = "--stream") -> tuple[Source, str]:
-    """What `option` names: a saved subunit file, a recording directory, or '-' for stdin; and
+def stream_source(stream: Path, stdin: Callable[[], BinaryIO]) -> tuple[Source, str]:
+    """What --stream names: a saved subunit file, a recording directory, or '-' for stdin; and
     its label in messages."""
     if str(stream) == "-":
         return stdin_source(stdin()), "stdin"
@@ -261,7 +261,7 @@ def stream_source(stream: Path, stdin: Callable[[], BinaryIO], option: str = "--
         return directory_source(stream), str(stream)
     if stream.is_file():
         return file_source(stream), str(stream)
-    raise UserError(f"{option} {stream} does not exist; pass a saved subunit file, a recording directory, or '-'"
+    raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording directory, or '-'"
                     " for stdin")
 
 
