@@ -318,7 +318,7 @@ def _v2_damage(parser_errors: list[str], cut_tests: list[str], complete: int, la
     cut = bool(parser_errors) and parser_errors[-1].startswith("Short read")
     corrupt = parser_errors[:-1] if cut else parser_errors
     out = ["the v2 stream is corrupt after the last complete test; kept the tests before it"] if corrupt else []
-    after = f" after its {complete} complete tests (the last {last})" if last else " before any test ended"
+    after = f" after its {counted(complete, 'complete test')} (the last {last})" if last else " before any test ended"
     started = (f"; {', '.join(cut_tests)} had started, {noun(len(cut_tests), 'its', 'their')} outcome lost:"
                f" counted as failed" if cut_tests else "")
     if cut:
