@@ -404,9 +404,10 @@ def _header(p: Page) -> str:
                    f"no verdict yet ({e(p.state)})</b> — leading: "
                    f'<code class="id">{e(leader.name) if leader else "nothing until the failure reproduces"}</code>'
                    f" ({e(now)})</p>")
+    steps = len({g.step for g in p.steps})  # a list run by several queries is one step
     out.append('<ul class="facts">'
                f"<li><b>{runs}</b> {noun(runs, 'run')}</li><li><b>{fails}</b> reproduced the failure</li>"
-               f"<li><b>{len({g.step for g in p.steps})}</b> {noun(len({g.step for g in p.steps}), 'step')}</li>"
+               f"<li><b>{steps}</b> {noun(steps, 'step')}</li>"
                f"<li><b>{p.candidates}</b> {noun(p.candidates, 'predecessor')}"
                f"{' tried as state-setters' if v is not None and v.get('verdict') == 'brittle' else ''}</li>"
                f"<li><b>{e(duration(seconds))}</b> of test time</li>"

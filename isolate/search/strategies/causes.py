@@ -765,9 +765,8 @@ def _held(tests: tuple[int, ...], rate: float, confidence: float, fails: int, ru
     return Found(tests, rate, confidence, fails, runs, name)
 
 
-def _scopes(problem: Problem, t: Tally, found: Sequence[Found],
-            per_execution: dict[tuple[int, ...], float] | None = None,
-            settings: Settings | None = None) -> list[FoundCause]:
+def _scopes(problem: Problem, t: Tally, found: Sequence[Found], per_execution: dict[tuple[int, ...], float] | None,
+            settings: Settings) -> list[FoundCause]:
     """Group single causes that make up a whole class (or module) of the list into one cause;
     each with its rate per execution where `per_execution` has it (by its tests). A class or
     module's rate is that of the runs holding any of its tests and no other cause, against the
@@ -791,7 +790,7 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found],
         draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, ()))
     draft = sorted((replace(c, per_execution=(per_execution or {}).get(tuple(sorted(c.tests)))) for c in draft),
                    key=lambda c: min(c.tests))
-    if settings is not None and groups:
+    if groups:
         lat = lattice(settings.rates)
         bf, br = counts(t, lambda s: not any(_active(c, s) for c in draft))
         pooled = []
