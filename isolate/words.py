@@ -11,3 +11,13 @@ def noun(n: int, singular: str, plural: str | None = None) -> str:
 def counted(n: int, singular: str, plural: str | None = None) -> str:
     """`n` and its noun: "1 run", "0 runs", "3 runs"."""
     return f"{n} {noun(n, singular, plural)}"
+
+
+def seconds(x: float) -> str:
+    """A duration as a person reads it, never rounded to nothing: "12.3 s", "0.4 s", "0.034 s"
+    (two significant digits below a tenth), "under 0.001 s"."""
+    if x >= 0.1:
+        return f"{x:.1f} s"
+    if x >= 0.001:
+        return f"{x:.2g} s"
+    return "under 0.001 s" if x > 0 else "0 s"

@@ -16,6 +16,7 @@ from typing import Any
 
 from isolate.orders.stream import FINAL, AfterEnd
 from isolate.running.signature import signature_from_traceback, signatures_match
+from isolate.words import seconds as duration
 
 FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
 KINDS = (FAIL, PASS, TIMEOUT, CRASH, ERROR)
@@ -141,7 +142,7 @@ def judge(
         return outcome(ERROR, first.strip() or "the list could not run", details=rest)
     if not stream.exists():
         if timed_out:
-            return outcome(TIMEOUT, f"timed out after {seconds:.1f}s before any test started")
+            return outcome(TIMEOUT, f"timed out after {duration(seconds)} before any test started")
         return outcome(ERROR, f"the test command {_status(returncode)} before running any test"
                        f"{_last_output(output)}; fix: run the project's test command by hand "
                        "and check it starts")
@@ -170,7 +171,7 @@ def judge(
     if timed_out:
         hung = tests[-1].test_id if tests and tests[-1].status == "inprogress" else None
         where = f" while running {hung!r}" if hung else ""
-        return outcome(TIMEOUT, f"timed out after {seconds:.1f}s{where}", ran=ran, hung=hung)
+        return outcome(TIMEOUT, f"timed out after {duration(seconds)}{where}", ran=ran, hung=hung)
     if tests and tests[-1].status == "inprogress":
         where = f"while running {tests[-1].test_id!r}"
     elif tests:

@@ -30,6 +30,7 @@ from isolate.files import HUNTS, read_list
 from isolate.running.project import find_project, with_pytest_args
 from isolate.running.runner import ERROR, FAIL, KINDS, Interrupted, Outcome, Runner
 from isolate.running.signature import signature_from_traceback
+from isolate.words import seconds as duration
 
 FAILURE_FILE = "failure.txt"
 EXIT_NOT_REPRODUCED, EXIT_REPRODUCED, EXIT_INTERRUPTED = 0, 1, 130
@@ -247,7 +248,7 @@ def format_text(result: ReplayResult) -> str:
         f"{'interrupted after' if result.interrupted else 'ran'} {runs} run{'s' * (runs != 1)} of "
         f"{result.tests} test{'s' * (result.tests != 1)}, target {result.target}",
         f"  {mode}, {result.jobs} job{'s' * (result.jobs != 1)}, {per_run:.3f} s per run, "
-        f"{result.seconds:.1f} s in all",
+        f"{duration(result.seconds)} in all",
     ]
     for kind, count in result.counts().items():
         lines.append(f"  {kind:<8}{count:>6}")

@@ -16,6 +16,7 @@ from isolate.search.batch import picks, share
 from isolate.search.information import h2, kl
 from isolate.search.model import Problem, Query, Settings, round_batch, run_cost
 from isolate.search.posterior import Answer, Cells, Posterior
+from isolate.words import seconds
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,7 @@ def _split(problem: Problem, cells: Cells, cl: _Classes, order: list[int], sorte
     n = len(problem.predecessors)
     cdf = list(accumulate(weights, initial=0.0))
     reason = (f"{len(queries)} lists at once, {', '.join(str(k) for k in chosen)} of {n} predecessors holding "
-              f"{', '.join(f'{cdf[k]:.0%}' for k in chosen)} of the suspicion (up to {cost[chosen[-1]]:.1f} s per run)")
+              f"{', '.join(f'{cdf[k]:.0%}' for k in chosen)} of the suspicion (up to {seconds(cost[chosen[-1]])} per run)")
     (first, r0), rest = queries[0], tuple(queries[1:])
     return Query(first, r0, reason, until_failure=not rest, alongside=rest)
 
@@ -390,9 +391,9 @@ def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: floa
     scored by _verification), the bits of evidence for it expected should it be right."""
     n = len(problem.predecessors)
     if not included:
-        return f"victim alone: does it fail on its own? ({cost:.1f} s per run)"
+        return f"victim alone: does it fail on its own? ({seconds(cost)} per run)"
     if len(included) == n:
-        return f"full list: all {n} predecessors ({cost:.1f} s per run)"
+        return f"full list: all {n} predecessors ({seconds(cost)} per run)"
     expected = "bits of evidence for the leader expected, should it be right" if verifying else "bits expected"
     return (f"{len(included)} of {n} predecessors hold {mass:.0%} of the suspicion "
-            f"({cost:.1f} s per run, {mi:.3f} {expected})")
+            f"({seconds(cost)} per run, {mi:.3f} {expected})")

@@ -27,6 +27,7 @@ from isolate.search.information import h2, kl
 from isolate.search.model import Problem, Query, Settings, round_batch
 from isolate.search.choose import passes_to_target, spread_runs
 from isolate.search.posterior import LOG_ZERO, Tally, lattice, none_evidence, polluter_evidence
+from isolate.words import seconds
 
 
 def cost_chain(problem: Problem) -> tuple[int, ...]:
@@ -191,7 +192,7 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
     queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
     shown = ", ".join(str(k) for k in picks)
     reason = (f"{len(queries)} lists at once, the {shown} {_first(th)} of {m} predecessors: where do the lists start to"
-              f" fail? (expected to fail {', '.join(f'{fail_p[k]:.0%}' for k in picks)}; up to {cost[picks[-1]]:.1f} s"
+              f" fail? (expected to fail {', '.join(f'{fail_p[k]:.0%}' for k in picks)}; up to {seconds(cost[picks[-1]])}"
               " per run)")
     (first, r0), rest = queries[0], tuple(queries[1:])
     return Query(first, r0, reason, until_failure=not rest, alongside=rest)
@@ -234,12 +235,12 @@ def _first(th: Threshold) -> str:
 
 def _reason(k: int, m: int, cost: float, bits: float, f: float, suspects: int = 0) -> str:
     if k == 0:
-        return f"victim alone: does it fail on its own? ({cost:.1f} s per run)"
+        return f"victim alone: does it fail on its own? ({seconds(cost)} per run)"
     if k == m:
-        return f"all {m} remaining predecessors ({cost:.1f} s per run)"
+        return f"all {m} remaining predecessors ({seconds(cost)} per run)"
     first = (f"the {k} quickest of {m} predecessors" if not suspects else
              f"the predecessor stored runs suspect most, of {m}" if k == 1 else
              f"the {k} predecessors stored runs suspect most, of {m}" if k <= suspects else
              f"the {suspects} predecessors stored runs suspect and the {k - suspects} quickest others, of {m}")
     return (f"{first}: where do the lists start to fail? "
-            f"(expected to fail {f:.0%}; {cost:.1f} s per run, {bits:.3f} bits expected)")
+            f"(expected to fail {f:.0%}; {seconds(cost)} per run, {bits:.3f} bits expected)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import textwrap
@@ -158,6 +159,16 @@ def test_timeout_is_reported_and_kills_the_group(hanging: Path, tmp_path: Path) 
     pids = [int(p) for f in (tmp_path / "pids").glob("pids-*") for p in f.read_text().split()]
     assert len(pids) == 4 and not any(alive(p) for p in pids)
 
+
+
+def test_a_short_timeout_is_said_as_given_not_rounded_to_zero(hanging: Path, tmp_path: Path) -> None:
+    listed = write_list(tmp_path / "list.txt", "hang.test_hang.H.test_hang", "hang.test_hang.H.test_quick")
+    proc = isolate(hanging, "replay", str(listed), "--timeout", "0.05", "--times", "1", "--json",
+                   HANG_DIR=str(tmp_path / "pids"))
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0 and report["outcomes"]["timeout"] == 1, proc.stderr
+    said = re.search(r"timed out after (\S+) s", report["messages"][0])
+    assert said and float(said.group(1)) >= 0.05, report["messages"]
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_stops_all_jobs_and_reports_what_finished(hanging: Path, tmp_path: Path, signum: int) -> None:

@@ -70,7 +70,7 @@ from isolate.search.stop import (
     sharpen,
 )
 from isolate.search.strategies import bayesian
-from isolate.words import counted
+from isolate.words import counted, seconds
 
 IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
@@ -362,12 +362,12 @@ def _open(problem: Problem, first: Query, settings: Settings, batch: int,
         k = len(prefixes[0])
         held = sum(th.weights[:k]) / sum(th.weights)
         reason = (f"the {k} quickest of {m} predecessors, holding {held:.0%} of the suspicion: does the failure"
-                  f" reproduce? (should it pass, the full list runs next; {longest:.1f} s per run)")
+                  f" reproduce? (should it pass, the full list runs next; {seconds(longest)} per run)")
     else:
         shown = ", ".join(str(len(p)) for p in prefixes)
         reason = (f"{len(prefixes)} lists at once, the {shown} quickest of {m} predecessors, splitting the suspicion"
                   f" evenly: does the failure reproduce? (should all pass, the full list runs next; up to"
-                  f" {longest:.1f} s per run)")
+                  f" {seconds(longest)} per run)")
     query = _alone_beside(problem, _wave(prefixes, batch, reason), settings, batch)
     return query if fits(problem, query, budget) else first
 
