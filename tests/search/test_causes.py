@@ -19,7 +19,7 @@ from isolate.search.simulate import (Cause, Suite, Truth, hunt, make_problem, re
                                      trial)
 from isolate.search.stop import (REACH, REACH_MOST, Executions, Found, _chase_runs, always, check_runs, executions_pay,
                                  hedging, missed, reaches, run_floor)
-from isolate.search.strategies.causes import _shown_alone
+from isolate.search.strategies.causes import CONFIRM, MEMBER_SHARE, _member_need, _shown_alone
 from isolate.search.threshold import cost_chain, infer, prefix_counts
 from isolate.search.model import tally
 from isolate.search.posterior import lattice, polluter_evidence
@@ -745,3 +745,50 @@ def test_two_failing_pairs_sharing_a_test_that_passes_alone_name_one_pair_by_int
     assert isinstance(step, Query) and a not in step.included and idf not in step.included  # the next round
     found = leading(pb, state + [obs({a}, False, 25), obs({idf}, False, 20)])[0]
     assert found.culprits == (a, idf) and found.probability >= 0.99
+
+
+def _eppy_state() -> tuple[Problem, int, int, list[Observation]]:
+    """Two pairs sharing one test (eppy's IDF), each failing every run; IDF alone passed 5/5."""
+    pb = make_problem(49, tuple(0.1 + 0.001 * i for i in range(49)), 0.1, 1.0)
+    a, b, idf = 3, 7, 30
+    return pb, a, idf, [obs(range(49), True, 14), obs(set(), False, 10), obs({idf}, False, 5),
+                        obs({a, idf}, True, 17), obs({b, idf}, True, 16), obs({a, b, idf}, True, 19)]
+
+
+def test_a_pair_that_failed_every_one_of_many_runs_needs_fewer_runs_of_each_member_alone() -> None:
+    """Each member alone must rule out failing half as often as the pair. The rate read at half of
+    at most 0.5 asked 25 runs of each even after the pair failed 50 of 50; averaged over what those
+    runs say of it, 11 show it as surely, and the pair is named after them."""
+    pb, a, idf, state = _eppy_state()
+    capped = runs_for(CONFIRM, 0.5 * MEMBER_SHARE)
+    step = decide(pb, state)
+    assert isinstance(step, Query) and step.included == (a,), step
+    need = int(re.search(r"up to (\d+) runs", step.reason).group(1))  # type: ignore[union-attr]
+    assert need == check_runs(50, 50, MEMBER_SHARE, CONFIRM, 1e-3, 0.2) < capped, (need, capped)
+    state.append(obs({a}, False, need))
+    step = decide(pb, state)
+    assert isinstance(step, Query) and step.included == (idf,) and f"up to {need - 5} runs" in step.reason, step
+    state.append(obs({idf}, False, need - 5))
+    found = leading(pb, state)[0]
+    assert found.culprits == (a, idf) and found.probability >= 0.99
+
+
+def test_a_pair_seen_in_few_or_mixed_runs_still_needs_the_capped_runs_of_each_member() -> None:
+    """Where the pair's runs say little of its rate, averaging over it would ask more runs than the
+    rate capped at 0.5 and halved: the fewer of the two is asked, as before."""
+    capped = runs_for(CONFIRM, 0.5 * MEMBER_SHARE)
+    assert _member_need(0.5, 3, 6, Settings()) == capped < check_runs(3, 6, MEMBER_SHARE, CONFIRM, 1e-3, 0.2)
+    assert _member_need(0.3, 3, 10, Settings()) == runs_for(CONFIRM, 0.3 * MEMBER_SHARE)
+    assert _member_need(1.0, 20, 20, Settings()) < capped
+
+
+def test_on_several_workers_the_classmates_of_both_members_of_a_pair_are_probed_in_one_wave() -> None:
+    """Once a pair is named, the other tests of each member's class are tried alone before the
+    victim. One worker asks one class, then the other; with W at once both share one wave."""
+    pb, a, idf, state = _eppy_state()
+    state += [obs({a}, False, 25), obs({idf}, False, 20)]
+    one = decide(pb, state, Settings(), batch=1)
+    assert isinstance(one, Query) and one.alongside == () and one.included == (0, 1, 2), one
+    four = decide(pb, state, Settings(), batch=4)
+    assert isinstance(four, Query) and four.lists() == (((0, 1, 2), 2), ((28, 29, 31, 32), 2)), four
+    assert four.reason.startswith("2 lists at once: do the other 3 tests of") and "each alone" in four.reason

@@ -59,6 +59,7 @@ from isolate.search.stop import (
     beside,
     by_execution,
     chase,
+    check_runs,
     executions_pay,
     floor_per_execution,
     hedging,
@@ -74,6 +75,7 @@ from isolate.words import counted, seconds
 
 IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
+MEMBER_SHARE = 0.5  # a pair's member alone is ruled out as a cause failing this share of the pair's rate
 SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a cause's class
 DETERMINISTIC = 0.9  # once every cause found fails the victim this often, further ones are
 # a priori as likely to be deterministic as not (the rates prior of later rounds)
@@ -440,7 +442,7 @@ def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequenc
     if isinstance(v, Query):
         return v.mapped(keep)
     if v.kind == "polluter" and len(v.culprits) == 2:
-        check = _both_needed(sub, t, v, batch, budget)
+        check = _both_needed(sub, t, v, settings, batch, budget)
         if check is not None:
             return check.mapped(keep)
     if v.kind == "polluter":
@@ -474,6 +476,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     modules = sorted({m for m in (module_of(i) for i in found_ids if class_of(i) in whole) if m is not None})
     lat = lattice(settings.rates)
     scopes = [("class", c, class_of) for c in classes] + [("module", m, module_of) for m in modules]
+    together_probes: list[tuple[tuple[int, ...], str]] = []  # (the mates, the scope's name)
     for scope, key, of in scopes:
         mates = [m for m in chain if of(names[m]) == key]
         if not mates:
@@ -483,15 +486,19 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
         passed = sum(1 for f, r in alone.values() if r and not f)
         odds = (causes + 1) / (passed + 1)
         for m, (f, r) in alone.items():  # already shown a cause alone (each call replays the rounds
-            if f:  # anew, and an earlier round may now name another of them first)
+            if f and not together_probes:  # anew, and an earlier round may now name another of them first)
                 conf, pm = _alone(lat, f, r, *_background(t, m, past), odds)
                 if conf >= settings.confidence:
                     return (m,), pm, conf
         f, r = counts(t, frozenset(mates).__eq__)
         together = causes < 2 or passed > 0
         if len(mates) > 1 and not r and together:
-            return _probe(problem, tuple(sorted(mates)), f"do the other {len(mates)} tests of {key} make it fail"
-                          " too? they alone before the victim", batch, budget)
+            together_probes.append((tuple(sorted(mates)), key))
+            if batch < 2:
+                break
+            continue
+        if together_probes:
+            continue  # beside a scope's first probe go only the other scopes' first probes
         if len(mates) > 1 and r and not f:
             continue  # the rest of the scope passed: the search decides
         for m, (f, r) in alone.items():
@@ -502,7 +509,27 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
             return _probe(problem, (m,), f"is {who} a cause too, like the rest of its {scope}? alone before the"
                                          " victim", batch, budget)
-    return None
+    return _probe_together(problem, together_probes, batch, budget) if together_probes else None
+
+
+def _probe_together(problem: Problem, probes: Sequence[tuple[tuple[int, ...], str]], batch: int,
+                    budget: tuple[float, float]) -> Query | None:
+    """The other tests of each scope, together alone before the victim: on W workers the first
+    probes of several scopes (a pair's two classes, several causes' classes) share one wave, as
+    many runs of each as W holds, instead of a wave each; each answers its own question, whatever
+    the others do. One scope, or one worker: that scope's probe alone, W runs of it."""
+    what = [f"the other {len(mates)} tests of {key}" for mates, key in probes]
+    if len(probes) < 2 or batch < 2:
+        return _probe(problem, probes[0][0], f"do {what[0]} make it fail too? they alone before the victim",
+                      batch, budget)
+    probes, what = probes[:batch], what[:batch]
+    runs = [batch // len(probes) + (i < batch % len(probes)) for i in range(len(probes))]
+    query = Query(probes[0][0], runs[0], f"{len(probes)} lists at once: do {', '.join(what[:-1])} or {what[-1]} make it"
+                  " fail too? each alone before the victim",
+                  alongside=tuple((mates, r) for (mates, _), r in zip(probes[1:], runs[1:])))
+    if fits(problem, query, budget):
+        return query
+    return _probe(problem, probes[0][0], f"do {what[0]} make it fail too? they alone before the victim", batch, budget)
 
 
 def _alone(lat: Any, f: int, r: int, f0: int, r0: int, odds: float = 1.0) -> tuple[float, float]:
@@ -572,7 +599,7 @@ def _shown_pair(problem: Problem, t: Tally, settings: Settings, batch: int, budg
             return _probe(problem, (m,), f"{problem.predecessors[m]} alone: lists of it and one other test fail;"
                                          " does it need a partner?", batch, budget)
         s, f, r, pm, conf = max((x for x in strong if m in x[0]), key=lambda x: (x[1], -x[2], sorted(x[0])))
-        need = _member_need(pm, f, r)
+        need = _member_need(pm, f, r, settings)
         for member in sorted(s):
             fails, runs = counts(t, frozenset({member}).__eq__)
             if fails:
@@ -606,15 +633,13 @@ def _probe(problem: Problem, included: tuple[int, ...], reason: str, batch: int,
     return Query(included, k, reason) if k >= 1 else None
 
 
-def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tuple[float, float]) -> Query | None:
+def _both_needed(problem: Problem, t: Tally, v: Verdict, settings: Settings, batch: int,
+                 budget: tuple[float, float]) -> Query | None:
     """A pair is named only once each of its tests alone has been seen not to be enough: alone
     before the victim, each passes as many runs as would show the pair's rate at CONFIRM
     (a failure goes into the posterior like any run, which then decides)."""
-    # The rate to rule out: half the lowest of 0.5, the posterior mean and the failure rate of
-    # the runs that held both (a mean from a few runs is often far too high: 3/3 failures reads
-    # as 0.99), so that a member failing at the pair's real rate cannot pass by luck.
     f, r = counts(t, frozenset(v.culprits).issubset)
-    need = _member_need(v.p, f, r)
+    need = _member_need(v.p, f, r, settings)
     for member in v.culprits:
         fails, runs = counts(t, frozenset({member}).__eq__)
         if fails == 0 and runs < need:
@@ -622,10 +647,19 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, batch: int, budget: tup
     return None
 
 
-def _member_need(p: float, f: int, r: int) -> int:
-    """Runs of each member of a pair alone that rule out that member alone failing at the pair's
-    rate (half the lowest of 0.5, the pair's rate `p` and `f`/`r` of its runs) at CONFIRM."""
-    return runs_for(CONFIRM, min(0.5, p, f / r) / 2 if f else 0.25)
+def _member_need(p: float, f: int, r: int, settings: Settings) -> int:
+    """Runs of each member of a pair alone that rule out, at CONFIRM, that member alone failing
+    half as often as the pair (`p` its rate, `f` of `r` the runs holding both, other causes'
+    lists included), by the fewer of two reckonings:
+    - at half the lowest of 0.5, `p` and f/r (a mean from a few runs is often far too high: 3/3
+      failures read as 0.99; the cap keeps that from asking too few runs);
+    - averaged over what the runs say of the pair's rate (`stop.check_runs`, as the stop check
+      rules out a further cause): where the pair failed every one of many runs, its rate is
+      surely high and the cap would ask 25 runs for what 11 show."""
+    capped = runs_for(CONFIRM, min(0.5, p, f / r) * MEMBER_SHARE if f else 0.25)
+    if not f:
+        return capped
+    return min(capped, check_runs(f, r, MEMBER_SHARE, CONFIRM, settings.rates.p_min, settings.rates.deterministic))
 
 
 def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: tuple[float, float]
