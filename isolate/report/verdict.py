@@ -165,7 +165,10 @@ def _rel(path: Path) -> str:
 
 
 def duration(seconds: float) -> str:
-    """Elapsed test time as 45s, 3m05s or 2h10m."""
+    """Elapsed test time as 45s, 3m05s or 2h10m; under half a second, never rounded to nothing:
+    0.3s, or under 0.1s."""
+    if 0 < seconds < 0.5:  # a few quick runs: "0s" would say they took no time
+        return f"{seconds:.1f}s" if seconds >= 0.05 else "under 0.1s"
     seconds = int(round(seconds))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
