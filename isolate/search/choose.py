@@ -393,7 +393,8 @@ def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: floa
     if not included:
         return f"victim alone: does it fail on its own? ({seconds(cost)} per run)"
     if len(included) == n:
-        return f"full list: all {n} predecessors ({seconds(cost)} per run)"
+        whole = "its 1 predecessor" if n == 1 else f"all {n} predecessors"
+        return f"full list: {whole} ({seconds(cost)} per run)"
     expected = "bits of evidence for the leader expected, should it be right" if verifying else "bits expected"
     return (f"{len(included)} of {n} predecessors hold {mass:.0%} of the suspicion "
             f"({seconds(cost)} per run, {mi:.3f} {expected})")

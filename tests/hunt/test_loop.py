@@ -175,6 +175,28 @@ def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     assert verdict["runs"] <= 6 and "0/" in verdict["evidence"][0]
 
 
+def test_counts_of_one_read_as_one_in_progress_and_verdict(tmp_path: Path) -> None:
+    """A victim that never fails, a run at a time: progress said 'no failure in 1 runs yet'; a
+    victim after one test said 'full list: all 1 predecessors'."""
+    name, victim, _ = DETERMINISTIC
+    suite = copy_suite(name, tmp_path)
+    stestr_run(suite)
+    passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
+    assert isolate(suite, "extract", "--test", passing).returncode == 0
+    proc = isolate(suite, "bisect", passing, "--max-runs", "2", "--jobs", "1")
+    assert proc.returncode == 4, proc.stderr
+    assert "no failure in 1 run yet" in proc.stderr, proc.stderr
+    assert not re.search(r"\b1 (runs|predecessors)\b", proc.stdout + proc.stderr), proc.stdout + proc.stderr
+    one = copy_suite(name, tmp_path / "one")
+    (one / "l.txt").write_text(f"{DETERMINISTIC[2][0]}\n{victim}\n")
+    stestr_run(one, "--serial", "--load-list", "l.txt")
+    assert isolate(one, "extract").returncode == 0
+    proc = isolate(one, "bisect", victim, "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "full list: its 1 predecessor" in proc.stderr, proc.stderr
+    assert not re.search(r"\b1 (runs|predecessors)\b", proc.stdout + proc.stderr), proc.stdout + proc.stderr
+
+
 def test_sigkill_at_several_points_then_resume(tmp_path: Path) -> None:
     name, victim, culprits = FLAKY
     suite = recorded(tmp_path, name, victim)
