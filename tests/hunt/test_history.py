@@ -182,3 +182,25 @@ def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(
     assert str(stream.resolve()) in (hunt / HISTORY).read_text()  # nothing read from it is lost
     # given again, it is checked again
     assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(stream)), "--history", "does not exist")
+
+
+def test_extract_force_starts_the_stored_runs_over_with_the_hunt(tmp_path: Path) -> None:
+    """After 'extract --run 0 --force' the new hunt counted run 0, the run it was extracted from,
+    among its earlier runs: the history.jsonl of the hunt it replaced stayed (as did verify.jsonl)."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    for _ in range(2):
+        stestr_run(suite)
+    assert isolate(suite, "extract", "--run", "1").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert isolate(suite, "verify", VICTIM).returncode == 1
+    before = {name: (hunt / name).read_text() for name in (HISTORY, "verify.jsonl")}
+    assert '"run 0"' in before[HISTORY]
+    assert isolate(suite, "extract", "--run", "0", "--force").returncode == 0
+    [aside] = hunt.glob("replaced-*")
+    assert {name: (aside / name).read_text() for name in before} == before
+    assert not (hunt / "verify.jsonl").exists()
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["history_runs"] == 1, proc.stderr
+    assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
