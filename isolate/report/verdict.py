@@ -89,7 +89,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     for c, p in verdict.alternatives[:3]:
         if p < 0.0005 or c in tied:  # it would print as 0.000, or it is named above
             continue
-        names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
+        names = " + ".join(short_name(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
     spent = f" in {duration(wall)}" if wall is not None else ""
     earlier = f" (and {counted(history_runs, 'earlier stored run')})" if history_runs else ""
@@ -152,7 +152,7 @@ def cleaner_hint(cleaner: dict[str, Any]) -> str:
     return f"run after {cleaner['polluter']}, {tests} makes it pass: look at what it resets"
 
 
-def _short(test_id: str) -> str:
+def short_name(test_id: str) -> str:
     """A test's own name: the method of a dotted unittest id, the last part of a pytest node id."""
     return test_id.rsplit("::", 1)[-1] if "::" in test_id else test_id.rsplit(".", 1)[-1]
 
