@@ -745,3 +745,21 @@ def test_two_failing_pairs_sharing_a_test_that_passes_alone_name_one_pair_by_int
     assert isinstance(step, Query) and a not in step.included and idf not in step.included  # the next round
     found = leading(pb, state + [obs({a}, False, 25), obs({idf}, False, 20)])[0]
     assert found.culprits == (a, idf) and found.probability >= 0.99
+
+
+@pytest.mark.parametrize("batch", [2, 3])
+def test_a_query_that_says_up_to_n_runs_asks_for_n(batch: int) -> None:
+    """With 2 runs at once the progress read 'up to 26 runs — both needed? ... alone should not be
+    enough (up to 25 runs)', and 26 ran: the reason gave the runs wanted, not the query's (rounded
+    to the batch)."""
+    rng = random.Random(0)
+    pb = make_problem(20, tuple(0.1 for _ in range(20)), 0.1, 0.5)
+    suite = Suite(pb, Truth((Cause(frozenset({4, 11}), 1.0),), 0.0, frozenset({4, 11})))
+    obs: list[Observation] = []
+    said = 0
+    while not isinstance(step := decide(pb, obs, Settings(), batch=batch), Verdict):
+        if (m := re.search(r"\(up to (\d+) runs?\)", step.reason)) is not None:
+            assert int(m.group(1)) == step.runs, (step.runs, step.reason)
+            said += "both needed?" in step.reason
+        obs.extend(simulate.simulate_batch(suite, step, rng, batch)[0])
+    assert step.culprits == (4, 11) and said >= 1

@@ -126,9 +126,10 @@ def _confirmation(problem: Problem, t: Tally, answer: Answer, batch: int) -> Que
         return (f"not confirmed: {who} alone{' before the victim' if answer.culprits else ''} "
                 f"passed {counted(runs, 'run')} in a row, expected to fail at {rate:.3g}; the failure may "
                 "need several tests (a cumulative leak) or something the model does not cover")
+    k = round_batch(need - runs, batch)
     reason = (f"confirm: {who} alone{' before the victim' if answer.culprits else ''} "
-              f"should fail (rate {rate:.3g}); until it does, up to {counted(need - runs, 'run')}")
-    return Query(tuple(sorted(want)), round_batch(need - runs, batch), reason)
+              f"should fail (rate {rate:.3g}); until it does, up to {counted(k, 'run')}")
+    return Query(tuple(sorted(want)), k, reason)
 
 
 CONFIRM = 0.999

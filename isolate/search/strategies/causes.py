@@ -635,7 +635,7 @@ def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: 
     if k < 1:
         return None
     return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough "
-                               f"(up to {counted(left, 'run')})")
+                               f"(up to {counted(k, 'run')})")
 
 
 def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:
