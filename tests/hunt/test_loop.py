@@ -425,7 +425,10 @@ def test_bad_input(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
     assert_user_error(isolate(suite, "bisect", "no_such_test"), "no hunt for", "isolate extract")
+    # a typo in the id: the hunt that is there is pointed at, not only a new extraction of the typo
+    assert_user_error(isolate(suite, "bisect", "test_header_uses_default_curency"), "'isolate status' lists the 1 hunt")
     assert_user_error(isolate(tmp_path, "bisect", "anything"), "no hunt for")
+    assert "isolate status" not in isolate(tmp_path, "bisect", "anything").stderr
     assert_user_error(isolate(suite, "bisect", victim, "--confidence", "1.5"), "--confidence")
     assert_user_error(isolate(suite, "bisect", victim, "--pytest-arg=-x"), "--pytest-arg given", "drop --pytest-arg")
     assert "pytest_args" not in (suite / ".isolate" / hunt_name(victim) / "hunt.json").read_text()  # not stored
