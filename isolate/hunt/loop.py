@@ -312,7 +312,9 @@ def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float
     spent = []
     if most is not None and ev.entries >= most:
         spent.append(f"--max-runs {most}")
-    if budget and float(budget) - ev.wall_seconds <= 0:
+    # the search stops once its next run would not fit in the time left, before all of it is
+    # spent: then, --max-runs not reached, the time budget ended it all the same
+    if budget and (float(budget) - ev.wall_seconds <= 0 or not spent):
         spent.append(f"--time-budget {float(budget):g}s")
     if not spent:
         return answer

@@ -536,3 +536,14 @@ def test_runs_at_once_are_kept_to_a_quarter_of_max_runs(tmp_path: Path) -> None:
     assert "1000 runs at once would spend --max-runs 30 in a wave or two; running 7 at once" in proc.stderr, proc.stderr
     verdict = json.loads(proc.stdout)
     assert proc.returncode == 0 and verdict["culprits"] == [culprit], verdict
+
+
+def test_a_hunt_the_time_budget_ended_names_it(tmp_path: Path) -> None:
+    """The search stops once its next run would not fit in the time left, before all of it is
+    spent: the verdict then said 'stopped: the budget ran out', naming no budget to raise."""
+    name, victim, _ = ALONE
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--time-budget", "3s", "--jobs", "1", "--json", SAMPLE_RACE_RATE="0")
+    assert proc.returncode == 4, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["stop"].endswith("(--time-budget 3s reached: give a larger one to go on)"), verdict["stop"]
