@@ -74,15 +74,17 @@ def status(hunt: Hunt) -> Status:
         leader = "; ".join(f"{c.get('role', 'polluter')} {c['name']} ({float(c['confidence']):.3f})"
                            for c in verdict["causes"])
     left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
-                                                          len(ev.problem.predecessors))
+                                                          len(ev.problem.predecessors), seconds)
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
                   mode_text(hunt), ev.warnings)
 
 
-def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
-    """Extrapolates the rate at which the leader's log-odds have grown from their prior (~1/n)."""
+def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int,
+               wall: float) -> str:
+    """Extrapolates the rate at which the leader's log-odds have grown from their prior (~1/n);
+    with --time-budget, how much of it the `wall` seconds spent so far leave."""
     budget = hunt.settings.get("search", {}).get("time_budget")
     if not entries or not top:
         return "unknown until the failure reproduces"
@@ -96,8 +98,8 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
         return "unknown (no progress yet)"
     estimate = (math.log(odds_goal) - math.log(odds_now)) / per_second
     text = f"~{duration(estimate)} of test time"
-    if budget:
-        text += f" (budget {duration(float(budget))})"
+    if budget:  # wall time for the whole hunt, spent or not: what is left of it is what counts
+        text += f" (--time-budget {duration(float(budget))}: {duration(max(0.0, float(budget) - wall))} of it left)"
     return text
 
 
