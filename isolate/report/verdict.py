@@ -122,7 +122,9 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     for k, c in enumerate(verdict.causes, 1):
         role, rate = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
         each = "" if c.per_execution is None else f" a run of repeats, {c.per_execution:.2g} an execution"
-        out.append(f"    {k}. {c.name}  [{role}{SCOPES.get(c.scope, c.scope)}; {rate} {c.rate:.3g}{each},"
+        imported = all(problem.predecessors[i].startswith("import:") for i in c.tests)  # no tests: its import
+        scope = "module: its import" if c.scope == "module" and imported else SCOPES.get(c.scope, c.scope)
+        out.append(f"    {k}. {c.name}  [{role}{scope}; {rate} {c.rate:.3g}{each},"
                    f" confidence {c.confidence:.3f}]")
         if c.scope in ("class", "module"):
             out.extend(f"         {problem.predecessors[i]}" for i in c.tests)

@@ -193,6 +193,7 @@ def test_threshold_posterior_finds_where_deterministic_lists_start_to_fail() -> 
     ("tests/test_a.py::TestX::test_y[1.5]", "tests/test_a.py::TestX", "tests/test_a.py"),
     ("tests/test_a.py::test_y", None, "tests/test_a.py"),
     ("test_y", None, None),
+    ("import:pkg.tests.test_semicolon_export", None, None),  # a module's import: no class 'import:pkg.tests'
 ])
 def test_scopes_read_class_and_module_from_the_id(test_id: str, cls: str | None, mod: str | None) -> None:
     assert class_of(test_id) == cls and module_of(test_id) == mod
