@@ -23,12 +23,12 @@ from typing import Any
 
 from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
-from isolate.hunt.journal import Entry, judged_for, read_journal
+from isolate.hunt.journal import Entry, judged_for
 from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
-from isolate.report.status import StepRun, checked_steps, step_runs
+from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs
 from isolate.report.verdict import duration, headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
@@ -82,7 +82,7 @@ def render(hunt: Hunt) -> str:
 
 def gather(hunt: Hunt) -> Page:
     ev = evidence(hunt)
-    entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
+    entries = judged_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
     settings = reading_settings(hunt)
     verdict = read_verdict(hunt)
     counted = _observations_after_each_entry(hunt, ev, entries)

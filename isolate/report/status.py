@@ -14,11 +14,11 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.hunt.evidence import evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
-from isolate.hunt.journal import Entry, read_journal
+from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.lock import holder
 from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
 from isolate.hunt.settings import reading_settings
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_of
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.posterior import Answer
@@ -42,9 +42,18 @@ class Status:
     warnings: tuple[str, ...] = ()  # journal lines that could not be read, and so were not counted
 
 
+def judged_journal(hunt: Hunt) -> tuple[list[Entry], list[str]]:
+    """The journal's entries as the evidence reads them: runs whose later executions the repeat
+    check no longer counts (repeats lowered or off) judged on the executions used, so that a
+    count of reproductions says what the verdict's do; and the journal's warnings."""
+    entries, warnings = read_journal(hunt)
+    used = repeat_of(hunt)
+    return [judged_for(e, used) for e in entries], warnings
+
+
 def status(hunt: Hunt) -> Status:
     ev = evidence(hunt)
-    entries, _ = read_journal(hunt)
+    entries, _ = judged_journal(hunt)
     candidates = len(ev.problem.predecessors)  # the hunt's, not the last list's (0 after the victim alone)
     search = hunt.settings.get("search", {})
     settings = reading_settings(hunt)
@@ -199,7 +208,7 @@ def _lists(group: list[Entry], queries: list[dict[str, Any]]) -> list[tuple[int,
 
 def log_lines(hunt: Hunt) -> list[str]:
     """The journal grouped by query (a step's list, its runs, why it was chosen)."""
-    entries, warnings = read_journal(hunt)
+    entries, warnings = judged_journal(hunt)
     groups = step_runs(hunt, entries, warnings)
     lines = [f"hunt for {hunt.victim} in {hunt.path}"]
     lines.extend(f"warning: {w}" for w in warnings)
