@@ -547,3 +547,16 @@ def test_a_hunt_the_time_budget_ended_names_it(tmp_path: Path) -> None:
     assert proc.returncode == 4, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["stop"].endswith("(--time-budget 3s reached: give a larger one to go on)"), verdict["stop"]
+
+
+def test_backtrack_of_a_hunt_without_runs_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    """It said 'kept 0 runs up to step 0; set 0 aside in journal.backtracked-....jsonl', writing an
+    empty journal and an empty file of runs set aside."""
+    name, victim, _ = DETERMINISTIC
+    suite = copy_suite(name, tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(victim)
+    before = sorted(p.name for p in hunt.iterdir())
+    assert_user_error(isolate(suite, "backtrack", victim, "0"), "has no runs yet", "isolate bisect")
+    assert sorted(p.name for p in hunt.iterdir()) == before
