@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -40,6 +41,14 @@ def test_plan_json(tmp_path: Path) -> None:
         assert 0 < s["runs_median"] <= s["runs_p95"] and s["seconds_median"] > 0
     text = isolate(tmp_path, "plan", "--tests", "50", "--rate", "0.2")
     assert "Lower bound (Fano)" in text.stdout and "Pass-only confirmation" in text.stdout
+
+
+def test_plan_of_quick_runs_gives_their_time_not_0_s(tmp_path: Path) -> None:
+    """A run of 0.26 s was shown as 'full-list time 0 s' in the confirmation table."""
+    proc = isolate(tmp_path, "plan", "--tests", "5", "--rate", "1", "--duration", "0.01", "--startup", "0.2")
+    assert proc.returncode == 0, proc.stderr
+    assert not re.search(r"(?<![.\d])0 s\b", proc.stdout), proc.stdout
+    assert "0.3 s" in proc.stdout, proc.stdout
 
 
 def test_plan_of_a_hunt_takes_its_size_durations_and_measured_start_up(tmp_path: Path) -> None:

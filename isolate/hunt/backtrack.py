@@ -30,6 +30,9 @@ def _backtrack(hunt: Hunt, step: int) -> str:
     steps = read_steps(hunt)
     if step not in steps:
         raise UserError(f"step {step} does not exist in {hunt.path}; see 'isolate log {shlex.quote(hunt.victim)}'")
+    if not entries:  # it would write an empty journal and an empty file set aside, and say so
+        raise UserError(f"the hunt for {hunt.victim} has no runs yet, so there is nothing to backtrack; start it"
+                        f" with 'isolate bisect {shlex.quote(hunt.victim)}'")
     queries = read_queries(hunt)  # read all before writing any
     cut = _cut(entries, queries, step)
     journal = hunt.path / "journal.jsonl"

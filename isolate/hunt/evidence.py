@@ -244,7 +244,7 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
 
 def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[str, ...]:
     """What the runs that are no evidence either way tell the user."""
-    notes = tuple(f"left out: {t} hung in {ev.hangs[t]} runs; it is in no list after that" for t in dropped)
+    notes = tuple(f"left out: {t} hung in {counted(ev.hangs[t], 'run')}; it is in no list after that" for t in dropped)
     another = sum(ev.other_failures.values())
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:

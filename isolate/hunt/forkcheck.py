@@ -42,7 +42,8 @@ from isolate.files import write_atomic
 from isolate.hunt.evidence import Evidence
 from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.runs import DiskFull, run_journaled
-from isolate.hunt.store import FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, repeat_of, repeats_from
+from isolate.hunt.store import (FORK_CHECK, FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of,
+                                repeats_from)
 from isolate.words import counted
 
 CHECK_AFTER = 24  # fresh runs of the hunt's own lists that are evidence, one a reproduction, before the check
@@ -280,7 +281,25 @@ def mode_text(hunt: Hunt) -> str:
         return (f"fresh (automatic: {counted(on_dask, 'run')} on Dask workers, which run fresh processes only;"
                 " the fork check runs only in a session without --scheduler)")
     after = check_after(hunt.settings.get("source", {}).get("kind", ""))
-    return f"fresh (automatic: the fork check comes after {after} runs that are evidence)"
+    return _not_checked(hunt, after, search.get("max_runs")) or \
+        f"fresh (automatic: the fork check comes after {after} runs that are evidence)"
+
+
+def _not_checked(hunt: Hunt, after: int, most: int | None) -> str | None:
+    """Why a hunt with `after` fresh runs that are evidence has not checked (None: it has fewer):
+    none reproduced the failure, or the check's runs would not fit in --max-runs `most`."""
+    entries = read_journal(hunt)[0]
+    own = [e for e in entries[repeats_from(hunt):] if e.phase is None and e.mode is None and e.outcome != "error"]
+    if len(own) < after:
+        return None
+    if not any(e.reproduced for e in own):
+        return (f"fresh (automatic: the fork check comes after {after} runs that are evidence, one of them a"
+                " reproduction; none has reproduced the failure)")
+    tallies = fresh_tallies(entries[repeats_from(hunt):], read_steps(hunt), (), repeat_of(hunt))
+    if most is not None and tallies and len(entries) + sum(map(_fork_runs, tallies)) > most:
+        return (f"fresh (automatic: the fork check, due after {after} runs that are evidence, was put off: its"
+                f" {sum(map(_fork_runs, tallies))} runs would not fit in --max-runs {most})")
+    return None
 
 
 def runs_by_mode(hunt: Hunt) -> dict[str, int]:

@@ -86,10 +86,14 @@ def repository_of(hunt: Hunt) -> Repository | None:
 
 def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
     """Refuse settings that could not be read, before they are stored."""
+    extracted_from = hunt.settings.get("source", {}).get("stream")
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
+        if extracted_from is not None and path.resolve() == Path(extracted_from):
+            raise UserError(f"--history {given} is the stream this hunt was extracted from: its run failed, which is"
+                            " why it was picked, so it is no evidence of how often; drop it")
         try:  # a file that is no subunit stream was stored and read as no runs, without a word
             suite_order(directory_source(path) if path.is_dir() else file_source(path), f"--history {given}")
         except UserError as exc:
@@ -118,8 +122,8 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
             found += _victim_in(hunt.victim, file_source(repository.run_path(run_id)), label)
     for given in paths:
         path = Path(given).resolve()
-        if str(path) in known:
-            continue
+        if str(path) in known or str(path) == hunt.settings.get("source", {}).get("stream"):
+            continue  # read already, or the stream the hunt was extracted from (see check)
         if path.is_dir():
             source = directory_source(path)
         elif path.is_file():

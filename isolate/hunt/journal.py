@@ -53,8 +53,11 @@ def judged_for(entry: Entry, used: int) -> Entry:
         return entry
     cut = entry.executions[:used]
     failed = "r" in cut or "f" in cut
+    # the signature is the reproduction's when one ran, else the failure's of another way (the
+    # note that suggests --any-failure names it): kept when the cut holds an execution it is of
+    mine = "r" in cut or ("f" in cut and "r" not in entry.executions)
     return replace(entry, outcome="fail" if failed else "pass", reproduced="r" in cut,
-                   signature=entry.signature if "r" in cut else None, executions=cut if used > 1 else None)
+                   signature=entry.signature if mine else None, executions=cut if used > 1 else None)
 
 
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:

@@ -209,12 +209,18 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         runs = int(setter.data["runs"]) + ev.history[0] + ev.early - repeats_from(hunt)
         answer = replace(answer, runs=runs, evidence=answer.evidence + (
             f"no state-setter found: {setter.verdict.stop or setter.verdict.kind}",))
+    searched_runs, later = answer.runs, []
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
         answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)
+        later.append("the scan")
     hints = None
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("cleaners"):
         hints, runs, lines = _cleaner_phases(hunt, display, runner, merged, jobs, settings, problem, answer, told)
         answer = replace(answer, runs=answer.runs + runs, evidence=answer.evidence + lines)
+        later.append("the cleaner search")
+    if answer.runs > searched_runs:
+        answer = replace(answer, evidence=_search_runs_only(answer.evidence, answer.runs - searched_runs, later))
+        ev = evidence(hunt, ev)  # their runs' time: the verdict's wall and test seconds count them too
     answer = replace(answer, runs=answer.runs + earlier)
     reproducer, data = save_verdict(hunt, problem, ev, answer, hunt_findings(hunt, observations), hints)
     return Result(hunt, problem, answer, reproducer, data)
@@ -306,7 +312,9 @@ def _which_budget(answer: Verdict, most: int | None, ev: Evidence, budget: float
     spent = []
     if most is not None and ev.entries >= most:
         spent.append(f"--max-runs {most}")
-    if budget and float(budget) - ev.wall_seconds <= 0:
+    # the search stops once its next run would not fit in the time left, before all of it is
+    # spent: then, --max-runs not reached, the time budget ended it all the same
+    if budget and (float(budget) - ev.wall_seconds <= 0 or not spent):
         spent.append(f"--time-budget {float(budget):g}s")
     if not spent:
         return answer
@@ -365,6 +373,14 @@ def _setter_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any],
         display.info(f"it fails on its own: does it pass after the {counted(n, 'other test')} of the run, in the order the"
                      " whole suite ran? if so, one of them is a state-setter")
     return _loop(hunt, display, runner, merged, jobs, replace(settings, strategy="setters"), start, told, earlier)
+
+
+def _search_runs_only(evidence: tuple[str, ...], more: int, phases: list[str]) -> tuple[str, ...]:
+    """The search's 'fails a/b over all runs' once later phases ran `more` runs that it does not
+    count: said to be the search's, beside the verdict's total."""
+    tail = " over all runs"
+    return tuple(f"{line[:-len(tail)]} over the search's runs (then {counted(more, 'run')} of {' and '.join(phases)})"
+                 if line.startswith("fails ") and line.endswith(tail) else line for line in evidence)
 
 
 def _cleaner_phases(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int, settings: Settings,

@@ -48,6 +48,7 @@ from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, SINGLE, add_nothing, ahead,
                                     ahead_next, alike, automatic, check_next, choose, first_alone, rejects, stance,
                                     split, stored_flaky)
+from isolate.words import counted
 
 
 class RepeatsOff(Exception):
@@ -197,7 +198,7 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
             return  # no room: the check waits
         if not told:
             more = f" (up to {CHECK_RUNS} times if an execution fails)" if len(alone) + left < CHECK_RUNS else ""
-            display.info(f"repeat check: the victim alone {left} times, {k} executions each{more}, to see that its"
+            display.info(f"repeat check: the victim alone {counted(left, 'time')}, {counted(k, 'execution')} each{more}, to see that its"
                          " later executions fail no more often than its first (a victim that pollutes itself would"
                          " mislead)")
             told = True
@@ -269,20 +270,20 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, figure: str, runs
     it is not the test's."""
     k = repeat_asked(hunt)
     first = first_alone(alone)
-    counted = (f"{len(runs)} runs of up to {k} executions: {sum(e[0] == 'r' for e in runs)} reproduced on their"
+    tallied = (f"{len(runs)} runs of up to {k} executions: {sum(e[0] == 'r' for e in runs)} reproduced on their"
                f" first execution, and {sum(e[1:].count('r') for e in runs)} later executions reproduced it;"
                f" alone: {first}/{len(alone)} on the first")
     if state == OFF and why is None:
         why = f"later executions fail more often than the first ({figure}): the victim changes its own odds"
     if state == OFF:
-        summary = f"off: {why}; every run counts by its first execution ({counted})"
+        summary = f"off: {why}; every run counts by its first execution ({tallied})"
     elif used < k:
         summary = (f"{used} execution{'s' if used > 1 else ''} per run, not {k}: the victim alone would fail"
                    f" more than {Q_MAX:g} of"
-                   f" {k}-fold runs, leaving a polluter no room to double the rate (checked: {counted};"
+                   f" {k}-fold runs, leaving a polluter no room to double the rate (checked: {tallied};"
                    f" {figure})")
     else:
-        summary = f"{k} executions per run (checked: {counted}; {figure})"
+        summary = f"{k} executions per run (checked: {tallied}; {figure})"
     data = {"repeat": k, "used": used, "state": state, "summary": summary, "test": figure,
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")}
     write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")

@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from isolate.errors import UserError
 from isolate.hunt.lock import Lock
-from isolate.hunt.store import Hunt, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir
+from isolate.hunt.store import Hunt, all_hunts, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir
 from isolate.orders.extract import (
     UNTAGGED,
     Extraction,
@@ -127,8 +127,10 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
     if hunt is not None and (run_spec is None and worker is None):
         return hunt
     if run_spec is None and worker is None:
+        others = len(all_hunts(root)) if root is not None else 0  # a typo in an id: say the hunts are there
+        listed = f" ('isolate status' lists the {counted(others, 'hunt')} here)" if others else ""
         raise UserError(
-            f"no hunt for {test!r}; start one with 'isolate extract --test {shlex.quote(test)}', or with"
+            f"no hunt for {test!r}{listed}; start one with 'isolate extract --test {shlex.quote(test)}', or with"
             f" 'isolate bisect {shlex.quote(test)} --run ID [--worker TAG]'"
         )
     if hunt is not None:

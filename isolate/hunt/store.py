@@ -141,10 +141,13 @@ def make_hunt_dir(path: Path) -> None:
 
 def _set_aside(path: Path) -> None:
     """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
-    old = [*path.glob("step-*.txt"), *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json",
-                                                          "reproducer.txt", FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO,
-                                                          "order.txt", "failure.txt", "durations.json", "hunt.json")
-                                                          if (path / n).exists())]
+    # history.jsonl too: the stored runs it read left out the run that hunt was extracted from,
+    # not this one's; verify.jsonl counts passes of that hunt's reproducer
+    old = [*path.glob("step-*.txt"), *path.glob("journal.backtracked-*.jsonl"),
+           *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json", "reproducer.txt", "passing.txt",
+                                FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO, "history.jsonl", "verify.jsonl",
+                                "order.txt", "failure.txt", "durations.json", "hunt.json")
+             if (path / n).exists())]
     if not old:
         return
     aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"

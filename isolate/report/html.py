@@ -23,12 +23,12 @@ from typing import Any
 
 from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
-from isolate.hunt.journal import Entry, judged_for, read_journal
+from isolate.hunt.journal import Entry, judged_for
 from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
-from isolate.report.status import StepRun, checked_steps, step_runs
+from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs
 from isolate.report.verdict import duration, headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
@@ -82,7 +82,7 @@ def render(hunt: Hunt) -> str:
 
 def gather(hunt: Hunt) -> Page:
     ev = evidence(hunt)
-    entries = read_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
+    entries = judged_journal(hunt)[0][:ev.entries]  # a running hunt may have appended since
     settings = reading_settings(hunt)
     verdict = read_verdict(hunt)
     counted = _observations_after_each_entry(hunt, ev, entries)
@@ -399,7 +399,7 @@ def _header(p: Page) -> str:
                        + "</p>")
     else:
         leader = p.lines[0] if p.lines else None
-        now = f"{leader.points[-1][1]:.3f}" if leader and leader.points else "—"
+        now = _probability(leader.points[-1][1]) if leader and leader.points else "—"
         out.append(f'<p class="headline" id="headline"><b class="kind-pending">'
                    f"no verdict yet ({e(p.state)})</b> — leading: "
                    f'<code class="id">{e(leader.name) if leader else "nothing until the failure reproduces"}</code>'
@@ -414,6 +414,12 @@ def _header(p: Page) -> str:
                f"<li>target confidence <b>{p.confidence:g}</b></li></ul>")
     out.append("</header>")
     return "\n".join(out)
+
+
+def _probability(p: float) -> str:
+    """A probability to three places; one that would print as 0.000 is "< 0.001" (the search
+    prunes answers below 1e-12 of the mass to 0: they are unlikely, not ruled out)."""
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
 
 
 # chart geometry, in SVG user units
@@ -481,7 +487,7 @@ def _chart_section(p: Page) -> str:
         radius = 2.6 if len(line.points) <= 60 else 1.6
         for x, v in line.points:
             svg.append(f'<circle cx="{_x(x, total):.1f}" cy="{_y(v):.1f}" r="{radius}" fill="{colour}"'
-                       f' data-run="{x}" data-p="{v:.6f}"><title>after run {x}: {e(line.name)} {v:.3f}</title></circle>')
+                       f' data-run="{x}" data-p="{v:.6f}"><title>after run {x}: {e(line.name)} {e(_probability(v))}</title></circle>')
         svg.append("</g>")
     if p.verdict is not None and p.lines[0].points:
         x, v = p.lines[0].points[-1]
@@ -491,9 +497,9 @@ def _chart_section(p: Page) -> str:
     out.append("\n".join(svg))
     out.append('<ul class="legend">')
     for k, line in enumerate(p.lines):
-        last = f"{line.points[-1][1]:.3f}" if line.points else "—"
+        last = _probability(line.points[-1][1]) if line.points else "—"
         out.append(f'<li><span class="swatch" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
-                   f'<span class="p">{last}</span><span class="id">{e_id(line.name)}</span></li>')
+                   f'<span class="p">{e(last)}</span><span class="id">{e_id(line.name)}</span></li>')
     out.append("</ul>")
     scanned = _scan_causes(p.verdict)
     if scanned:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from isolate.report.verdict import describe
+from isolate.report.verdict import short_name
 from isolate.search.model import Observation, Problem
 from isolate.search.posterior import Answer
 from isolate.words import counted
@@ -108,7 +108,8 @@ class Display:
 
 
 def _suspects(problem: Problem, leaders: Sequence[Answer], alone: str = "fails alone") -> str:
-    """`fails alone 0.21, test_default_locale 0.01`: the leading answers by their short names."""
-    short = [(describe(problem, a).rsplit(".", 1)[-1] if a.culprits else alone, a.probability)
-             for a in leaders]
-    return ", ".join(f"{name} {p:.2f}" for name, p in short)
+    """`fails alone 0.21, test_default_locale 0.01`: the leading answers by their short names
+    (after the first, none that would print as 0.00; the first then says "< 0.01")."""
+    short = [(" + ".join(short_name(problem.predecessors[i]) for i in a.culprits) or alone, a.probability)
+             for k, a in enumerate(leaders) if k == 0 or a.probability >= 0.005]
+    return ", ".join(f"{name} {p:.2f}" if p >= 0.005 else f"{name} < 0.01" for name, p in short)

@@ -14,11 +14,11 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.hunt.evidence import evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
-from isolate.hunt.journal import Entry, read_journal
+from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.lock import holder
 from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
 from isolate.hunt.settings import reading_settings
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps
+from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_of
 from isolate.hunt.verdict import read_verdict
 from isolate.report.verdict import describe, duration
 from isolate.search.posterior import Answer
@@ -42,9 +42,18 @@ class Status:
     warnings: tuple[str, ...] = ()  # journal lines that could not be read, and so were not counted
 
 
+def judged_journal(hunt: Hunt) -> tuple[list[Entry], list[str]]:
+    """The journal's entries as the evidence reads them: runs whose later executions the repeat
+    check no longer counts (repeats lowered or off) judged on the executions used, so that a
+    count of reproductions says what the verdict's do; and the journal's warnings."""
+    entries, warnings = read_journal(hunt)
+    used = repeat_of(hunt)
+    return [judged_for(e, used) for e in entries], warnings
+
+
 def status(hunt: Hunt) -> Status:
     ev = evidence(hunt)
-    entries, _ = read_journal(hunt)
+    entries, _ = judged_journal(hunt)
     candidates = len(ev.problem.predecessors)  # the hunt's, not the last list's (0 after the victim alone)
     search = hunt.settings.get("search", {})
     settings = reading_settings(hunt)
@@ -74,15 +83,17 @@ def status(hunt: Hunt) -> Status:
         leader = "; ".join(f"{c.get('role', 'polluter')} {c['name']} ({float(c['confidence']):.3f})"
                            for c in verdict["causes"])
     left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
-                                                          len(ev.problem.predecessors))
+                                                          len(ev.problem.predecessors), seconds)
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
                   mode_text(hunt), ev.warnings)
 
 
-def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int) -> str:
-    """Extrapolates the rate at which the leader's log-odds have grown from their prior (~1/n)."""
+def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int,
+               wall: float) -> str:
+    """Extrapolates the rate at which the leader's log-odds have grown from their prior (~1/n);
+    with --time-budget, how much of it the `wall` seconds spent so far leave."""
     budget = hunt.settings.get("search", {}).get("time_budget")
     if not entries or not top:
         return "unknown until the failure reproduces"
@@ -96,8 +107,8 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
         return "unknown (no progress yet)"
     estimate = (math.log(odds_goal) - math.log(odds_now)) / per_second
     text = f"~{duration(estimate)} of test time"
-    if budget:
-        text += f" (budget {duration(float(budget))})"
+    if budget:  # wall time for the whole hunt, spent or not: what is left of it is what counts
+        text += f" (--time-budget {duration(float(budget))}: {duration(max(0.0, float(budget) - wall))} of it left)"
     return text
 
 
@@ -197,7 +208,7 @@ def _lists(group: list[Entry], queries: list[dict[str, Any]]) -> list[tuple[int,
 
 def log_lines(hunt: Hunt) -> list[str]:
     """The journal grouped by query (a step's list, its runs, why it was chosen)."""
-    entries, warnings = read_journal(hunt)
+    entries, warnings = judged_journal(hunt)
     groups = step_runs(hunt, entries, warnings)
     lines = [f"hunt for {hunt.victim} in {hunt.path}"]
     lines.extend(f"warning: {w}" for w in warnings)

@@ -89,7 +89,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     for c, p in verdict.alternatives[:3]:
         if p < 0.0005 or c in tied:  # it would print as 0.000, or it is named above
             continue
-        names = " + ".join(_short(problem.predecessors[i]) for i in c) or "fails alone"
+        names = " + ".join(short_name(problem.predecessors[i]) for i in c) or "fails alone"
         lines.append(f"  next most likely: {names} ({p:.3f})")
     spent = f" in {duration(wall)}" if wall is not None else ""
     earlier = f" (and {counted(history_runs, 'earlier stored run')})" if history_runs else ""
@@ -122,7 +122,9 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     for k, c in enumerate(verdict.causes, 1):
         role, rate = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
         each = "" if c.per_execution is None else f" a run of repeats, {c.per_execution:.2g} an execution"
-        out.append(f"    {k}. {c.name}  [{role}{SCOPES.get(c.scope, c.scope)}; {rate} {c.rate:.3g}{each},"
+        imported = all(problem.predecessors[i].startswith("import:") for i in c.tests)  # no tests: its import
+        scope = "module: its import" if c.scope == "module" and imported else SCOPES.get(c.scope, c.scope)
+        out.append(f"    {k}. {c.name}  [{role}{scope}; {rate} {c.rate:.3g}{each},"
                    f" confidence {c.confidence:.3f}]")
         if c.scope in ("class", "module"):
             out.extend(f"         {problem.predecessors[i]}" for i in c.tests)
@@ -152,7 +154,7 @@ def cleaner_hint(cleaner: dict[str, Any]) -> str:
     return f"run after {cleaner['polluter']}, {tests} makes it pass: look at what it resets"
 
 
-def _short(test_id: str) -> str:
+def short_name(test_id: str) -> str:
     """A test's own name: the method of a dotted unittest id, the last part of a pytest node id."""
     return test_id.rsplit("::", 1)[-1] if "::" in test_id else test_id.rsplit(".", 1)[-1]
 
@@ -165,7 +167,10 @@ def _rel(path: Path) -> str:
 
 
 def duration(seconds: float) -> str:
-    """Elapsed test time as 45s, 3m05s or 2h10m."""
+    """Elapsed test time as 45s, 3m05s or 2h10m; under half a second, never rounded to nothing:
+    0.3s, or under 0.1s."""
+    if 0 < seconds < 0.5:  # a few quick runs: "0s" would say they took no time
+        return f"{seconds:.1f}s" if seconds >= 0.05 else "under 0.1s"
     seconds = int(round(seconds))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)

@@ -237,11 +237,13 @@ def _split(problem: Problem, cells: Cells, cl: _Classes, order: list[int], sorte
     chosen = picks(weights, max(0.0, 1.0 - sum(weights)), lists, cost, len(chain), shortest)
     if len(chosen) < 2:
         return None
-    runs = share(batch, len(chosen))
-    queries = [(tuple(sorted(chain[:k])), r) for k, r in zip(chosen, runs) if r > 0]
+    kept = [(k, r) for k, r in zip(chosen, share(batch, len(chosen))) if r > 0]  # a small batch: fewer lists
+    chosen = [k for k, _ in kept]
+    queries = [(tuple(sorted(chain[:k])), r) for k, r in kept]
     n = len(problem.predecessors)
     cdf = list(accumulate(weights, initial=0.0))
-    reason = (f"{len(queries)} lists at once, {', '.join(str(k) for k in chosen)} of {n} predecessors holding "
+    together = f"{len(queries)} lists at once, " if len(queries) > 1 else ""  # not "1 lists at once"
+    reason = (f"{together}{', '.join(str(k) for k in chosen)} of {n} predecessors holding "
               f"{', '.join(f'{cdf[k]:.0%}' for k in chosen)} of the suspicion (up to {seconds(cost[chosen[-1]])} per run)")
     (first, r0), rest = queries[0], tuple(queries[1:])
     return Query(first, r0, reason, until_failure=not rest, alongside=rest)
@@ -393,7 +395,8 @@ def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: floa
     if not included:
         return f"victim alone: does it fail on its own? ({seconds(cost)} per run)"
     if len(included) == n:
-        return f"full list: all {n} predecessors ({seconds(cost)} per run)"
+        whole = "its 1 predecessor" if n == 1 else f"all {n} predecessors"
+        return f"full list: {whole} ({seconds(cost)} per run)"
     expected = "bits of evidence for the leader expected, should it be right" if verifying else "bits expected"
     return (f"{len(included)} of {n} predecessors hold {mass:.0%} of the suspicion "
             f"({seconds(cost)} per run, {mi:.3f} {expected})")

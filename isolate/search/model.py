@@ -267,7 +267,7 @@ def evidence_lines(problem: Problem, t: Tally, culprits: Sequence[int]) -> tuple
         lines.append(f"fails {af}/{ar} alone (no predecessors)")
     af, ar = counts(t, lambda s: len(s) == n and n > 0)
     if ar:
-        lines.append(f"fails {af}/{ar} after all {n} predecessors")
+        lines.append(f"fails {af}/{ar} after {'its 1 predecessor' if n == 1 else f'all {n} predecessors'}")
     lines.append(f"fails {t.total_fails}/{t.total_runs} over all runs")
     return tuple(lines)
 

@@ -19,7 +19,7 @@ from isolate.errors import UserError
 from isolate.search.information import h2, kl
 from isolate.search.model import Settings, runs_for
 from isolate.search.simulate import Cause, Suite, Truth, make_problem, trial
-from isolate.words import counted
+from isolate.words import counted, seconds as short
 
 CONFIDENCES = (0.9, 0.95, 0.99, 0.999)
 
@@ -224,6 +224,8 @@ def plan(
 
 
 def _dur(seconds: float) -> str:
+    if seconds < 1:  # "0 s" would say the runs take no time
+        return short(seconds)
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 7200:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+IMPORT = "import:"  # a candidate that imports a module (isolate.running.child), no test
+
 
 def _strip_parameters(test_id: str) -> str:
     """`a.B.test(x.y)` -> `a.B.test`, `f.py::t[1.5]` -> `f.py::t`: parameters may hold dots."""
@@ -23,7 +25,11 @@ def _strip_parameters(test_id: str) -> str:
 @lru_cache(maxsize=1 << 16)  # asked for every predecessor at every decision: the ids repeat
 def class_of(test_id: str) -> str | None:
     """The class a test belongs to, as a dotted (unittest) or `::` (pytest) name; None for a
-    pytest function outside any class, or an id too short to hold a class."""
+    pytest function outside any class, an `import:MODULE` candidate (a module's import, no
+    test: `import:pkg.tests` is no class of `import:pkg.tests.test_x`), or an id too short to
+    hold a class."""
+    if test_id.startswith(IMPORT):
+        return None
     base = _strip_parameters(test_id)
     if "::" in base:
         parts = base.split("::")
@@ -34,7 +40,10 @@ def class_of(test_id: str) -> str | None:
 
 @lru_cache(maxsize=1 << 16)
 def module_of(test_id: str) -> str | None:
-    """The module (pytest: the file) a test belongs to; None when the id names none."""
+    """The module (pytest: the file) a test belongs to; None when the id names none (an
+    `import:MODULE` candidate is the module's import, of no module of tests)."""
+    if test_id.startswith(IMPORT):
+        return None
     base = _strip_parameters(test_id)
     if "::" in base:
         return base.split("::")[0]

@@ -549,7 +549,7 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
         return End("budget", f"more may remain: the budget ran out after the {n} other predecessors passed "
                               f"{done} runs ({need} would rule out {what})")
     return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
-                                     f" (up to {counted(need - done, 'run')})")
+                                     f" (up to {counted(k, 'run')})")
 
 
 def rest_runs(problem: Problem, obs: Sequence[Observation]) -> list[Observation]:

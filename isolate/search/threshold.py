@@ -189,9 +189,12 @@ def _split(th: Threshold, lists: int, batch: int, cost: Sequence[float], fail_p:
     m = len(th.chain)
     picks = _picks(th, lists, cost, m, shortest)
     runs = share(batch, len(picks))
-    queries = [(tuple(sorted(th.chain[:k])), r) for k, r in zip(picks, runs) if r > 0]
+    kept = [(k, r) for k, r in zip(picks, runs) if r > 0]  # a batch smaller than the picks runs fewer lists
+    picks = [k for k, _ in kept]
+    queries = [(tuple(sorted(th.chain[:k])), r) for k, r in kept]
     shown = ", ".join(str(k) for k in picks)
-    reason = (f"{len(queries)} lists at once, the {shown} {_first(th)} of {m} predecessors: where do the lists start to"
+    together = f"{len(queries)} lists at once, " if len(queries) > 1 else ""  # not "1 lists at once"
+    reason = (f"{together}the {shown} {_first(th)} of {m} predecessors: where do the lists start to"
               f" fail? (expected to fail {', '.join(f'{fail_p[k]:.0%}' for k in picks)}; up to {seconds(cost[picks[-1]])}"
               " per run)")
     (first, r0), rest = queries[0], tuple(queries[1:])

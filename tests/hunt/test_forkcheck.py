@@ -256,3 +256,23 @@ def test_a_failed_check_counts_against_max_runs(tmp_path: Path) -> None:
     entries = journal(suite, HASH_VICTIM)
     assert sum(e.phase == "fork-check" for e in entries) == FORK_RUNS * int(checked.group(1)) >= 3 * FORK_RUNS
     assert len(entries) <= 52, len(entries)
+
+
+def test_a_check_not_made_after_its_runs_says_why(tmp_path: Path) -> None:
+    """A hunt of 30 runs said 'the fork check comes after 24 runs that are evidence': the check's
+    runs would not fit in --max-runs, or none of the runs reproduced the failure."""
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--max-runs", "20", "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["runs"] > 4 and all(e.mode is None for e in journal(suite, victim))
+    assert "fork check, due after 4 runs that are evidence, was put off: its" in verdict["mode"], verdict["mode"]
+    assert "would not fit in --max-runs 20" in verdict["mode"] and "comes after" not in verdict["mode"]
+    assert verdict["mode"] in isolate(suite, "status").stdout
+    passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
+    assert isolate(suite, "extract", "--test", passing).returncode == 0
+    proc = isolate(suite, "bisect", passing, "--max-runs", "6", "--json")
+    assert proc.returncode == 4, proc.stderr
+    mode = json.loads(proc.stdout)["mode"]
+    assert mode.endswith("runs that are evidence, one of them a reproduction; none has reproduced the failure)"), mode

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import assert_user_error, copy_suite, isolate, stestr_run
+from conftest import assert_user_error, copy_suite, isolate, run, stestr_run, tool
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
 from isolate.hunt.store import Hunt, hunt_name
@@ -182,3 +182,47 @@ def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(
     assert str(stream.resolve()) in (hunt / HISTORY).read_text()  # nothing read from it is lost
     # given again, it is checked again
     assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(stream)), "--history", "does not exist")
+
+
+def test_extract_force_starts_the_stored_runs_over_with_the_hunt(tmp_path: Path) -> None:
+    """After 'extract --run 0 --force' the new hunt counted run 0, the run it was extracted from,
+    among its earlier runs: the history.jsonl of the hunt it replaced stayed (as did verify.jsonl)."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    for _ in range(2):
+        stestr_run(suite)
+    assert isolate(suite, "extract", "--run", "1").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert isolate(suite, "verify", VICTIM).returncode == 1
+    before = {name: (hunt / name).read_text() for name in (HISTORY, "verify.jsonl")}
+    assert '"run 0"' in before[HISTORY]
+    assert isolate(suite, "extract", "--run", "0", "--force").returncode == 0
+    [aside] = hunt.glob("replaced-*")
+    assert {name: (aside / name).read_text() for name in before} == before
+    assert not (hunt / "verify.jsonl").exists()
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["history_runs"] == 1, proc.stderr
+    assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
+
+
+def test_the_stream_a_hunt_was_extracted_from_is_no_history(tmp_path: Path) -> None:
+    """'--history S' with S the very stream the hunt was extracted from counted its failing run as
+    evidence: a victim fixed since then was hunted for thousands of runs ('stored runs failed, this
+    order not yet'), 'leading: fails on its own (0.981)' with none reproduced."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    stream = tmp_path / "ci.subunit"
+    stream.write_bytes(run([tool("stestr"), "last", "--subunit"], suite).stdout)
+    assert isolate(suite, "extract", "--stream", str(stream)).returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    settings = (hunt / "hunt.json").read_bytes()
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(stream))
+    assert_user_error(proc, f"--history {stream} is the stream this hunt was extracted from", "drop it")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / HISTORY).exists()
+    # a hunt that stored it before: not read
+    stored = json.loads(settings)
+    (hunt / "hunt.json").write_text(json.dumps({**stored, "search": {"history_paths": [str(stream)]}}))
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "40")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["history_runs"] == 0 and not (hunt / HISTORY).exists()

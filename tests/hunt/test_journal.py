@@ -79,5 +79,9 @@ def test_a_k_fold_run_judged_on_its_first_executions() -> None:
     assert judged_for(run, 1) == Entry(3, "pass", False, 1.0, None)
     other = Entry(3, "fail", True, 1.0, "sig", executions="pfr")
     assert judged_for(other, 2) == Entry(3, "fail", False, 1.0, None, executions="pf")
+    # failing another way at every execution: the signature of that failure stays (status and the
+    # verdict's note named it '?' once repeats were off)
+    another = Entry(3, "fail", False, 1.0, "AssertionError: polluted by 'N' @ t.py:f", executions="ffff")
+    assert judged_for(another, 1) == Entry(3, "fail", False, 1.0, "AssertionError: polluted by 'N' @ t.py:f")
     crashed = Entry(3, "crash", False, 1.0)  # no execution finished: as it is
     assert judged_for(crashed, 1) == crashed

@@ -175,6 +175,28 @@ def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     assert verdict["runs"] <= 6 and "0/" in verdict["evidence"][0]
 
 
+def test_counts_of_one_read_as_one_in_progress_and_verdict(tmp_path: Path) -> None:
+    """A victim that never fails, a run at a time: progress said 'no failure in 1 runs yet'; a
+    victim after one test said 'full list: all 1 predecessors'."""
+    name, victim, _ = DETERMINISTIC
+    suite = copy_suite(name, tmp_path)
+    stestr_run(suite)
+    passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
+    assert isolate(suite, "extract", "--test", passing).returncode == 0
+    proc = isolate(suite, "bisect", passing, "--max-runs", "2", "--jobs", "1")
+    assert proc.returncode == 4, proc.stderr
+    assert "no failure in 1 run yet" in proc.stderr, proc.stderr
+    assert not re.search(r"\b1 (runs|predecessors)\b", proc.stdout + proc.stderr), proc.stdout + proc.stderr
+    one = copy_suite(name, tmp_path / "one")
+    (one / "l.txt").write_text(f"{DETERMINISTIC[2][0]}\n{victim}\n")
+    stestr_run(one, "--serial", "--load-list", "l.txt")
+    assert isolate(one, "extract").returncode == 0
+    proc = isolate(one, "bisect", victim, "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "full list: its 1 predecessor" in proc.stderr, proc.stderr
+    assert not re.search(r"\b1 (runs|predecessors)\b", proc.stdout + proc.stderr), proc.stdout + proc.stderr
+
+
 def test_sigkill_at_several_points_then_resume(tmp_path: Path) -> None:
     name, victim, culprits = FLAKY
     suite = recorded(tmp_path, name, victim)
@@ -403,7 +425,10 @@ def test_bad_input(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
     assert_user_error(isolate(suite, "bisect", "no_such_test"), "no hunt for", "isolate extract")
+    # a typo in the id: the hunt that is there is pointed at, not only a new extraction of the typo
+    assert_user_error(isolate(suite, "bisect", "test_header_uses_default_curency"), "'isolate status' lists the 1 hunt")
     assert_user_error(isolate(tmp_path, "bisect", "anything"), "no hunt for")
+    assert "isolate status" not in isolate(tmp_path, "bisect", "anything").stderr
     assert_user_error(isolate(suite, "bisect", victim, "--confidence", "1.5"), "--confidence")
     assert_user_error(isolate(suite, "bisect", victim, "--pytest-arg=-x"), "--pytest-arg given", "drop --pytest-arg")
     assert "pytest_args" not in (suite / ".isolate" / hunt_name(victim) / "hunt.json").read_text()  # not stored
@@ -511,3 +536,27 @@ def test_runs_at_once_are_kept_to_a_quarter_of_max_runs(tmp_path: Path) -> None:
     assert "1000 runs at once would spend --max-runs 30 in a wave or two; running 7 at once" in proc.stderr, proc.stderr
     verdict = json.loads(proc.stdout)
     assert proc.returncode == 0 and verdict["culprits"] == [culprit], verdict
+
+
+def test_a_hunt_the_time_budget_ended_names_it(tmp_path: Path) -> None:
+    """The search stops once its next run would not fit in the time left, before all of it is
+    spent: the verdict then said 'stopped: the budget ran out', naming no budget to raise."""
+    name, victim, _ = ALONE
+    suite = recorded(tmp_path, name, victim)
+    proc = isolate(suite, "bisect", victim, "--time-budget", "3s", "--jobs", "1", "--json", SAMPLE_RACE_RATE="0")
+    assert proc.returncode == 4, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["stop"].endswith("(--time-budget 3s reached: give a larger one to go on)"), verdict["stop"]
+
+
+def test_backtrack_of_a_hunt_without_runs_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    """It said 'kept 0 runs up to step 0; set 0 aside in journal.backtracked-....jsonl', writing an
+    empty journal and an empty file of runs set aside."""
+    name, victim, _ = DETERMINISTIC
+    suite = copy_suite(name, tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(victim)
+    before = sorted(p.name for p in hunt.iterdir())
+    assert_user_error(isolate(suite, "backtrack", victim, "0"), "has no runs yet", "isolate bisect")
+    assert sorted(p.name for p in hunt.iterdir()) == before

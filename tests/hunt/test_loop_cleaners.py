@@ -94,3 +94,20 @@ def test_a_journal_entry_keeps_its_phase_and_a_bad_one_is_skipped() -> None:
         None, "hung, executor or phase is not text")
     plain, _ = parse_entry(b'{"step": 3, "outcome": "pass", "reproduced": false, "seconds": 0.2}')
     assert plain is not None and plain.phase is None
+
+
+def test_the_verdict_counts_the_cleaner_phase_in_its_time_and_says_whose_runs_it_tallies(tmp_path: Path) -> None:
+    """The verdict said '28 runs in 1s, 2s of test time' and 'fails 5/14 over all runs': its test
+    time and that line left the cleaner phase's 14 runs out (a later session said 4s)."""
+    suite = recorded(tmp_path)
+    verdict = bisect(suite, "--cleaners")
+    entries = journal(suite)
+    assert verdict["runs"] == len(entries)
+    assert abs(verdict["test_seconds"] - sum(e["seconds"] for e in entries)) < 0.01, verdict["test_seconds"]
+    own = [e for e in entries if e.get("phase") in (None, "fork-check")]
+    line = f"fails {sum(e['reproduced'] for e in own)}/{len(own)} over the search's runs (then {len(entries) - len(own)}" \
+           " runs of the cleaner search)"
+    assert line in verdict["evidence"], verdict["evidence"]
+    assert not any(e.endswith("over all runs") for e in verdict["evidence"])
+    again = bisect(suite, "--max-runs", "301")  # read again from the journal: the same figures
+    assert (again["test_seconds"], again["evidence"]) == (verdict["test_seconds"], verdict["evidence"])

@@ -67,6 +67,12 @@ def test_bisect_names_the_module_whose_import_breaks_it(tmp_path: Path) -> None:
     assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
     verdict = bisected(suite)
     check_verdict(verdict)
+    # the text calls it the module's import, and no step asked about 'tests of import:tabular.tests'
+    # (the imports of sibling modules were read as the tests of a class), nor ran '1 lists at once'
+    text = isolate(suite, "bisect", VICTIM)
+    assert f"{POLLUTER}  [module: its import;" in text.stdout, text.stdout
+    log = isolate(suite, "log", VICTIM).stdout
+    assert "tests of import:" not in log and "1 lists at once" not in log, log
     reproducer = Path(verdict["reproducer"])
     assert reproducer.read_text().split() == [f"import:{POLLUTER}", VICTIM]
     proc = isolate(suite, "replay", str(reproducer), "--times", "3", "--until-failure", "--json")

@@ -93,6 +93,16 @@ def test_a_victim_that_pollutes_itself_turns_repeats_off(tmp_path: Path) -> None
     assert repeats["summary"].startswith("off: later executions fail more often"), repeats
     assert "  repeats: off: later executions" in isolate(suite, "status", SP_VICTIM).stdout
     assert "repeats: off: later executions" in isolate(suite, "log", SP_VICTIM).stdout
+    # status, log and the report count reproductions as the verdict does, by the first execution:
+    # they said '15 reproduced' and 'victim alone, 10 runs, 10 reproduced' beside 'fails 5/22'
+    [fails, runs] = next(re.fullmatch(r"fails (\d+)/(\d+) over all runs", line).groups()  # type: ignore[union-attr]
+                         for line in verdict["evidence"] if line.endswith("over all runs"))
+    assert f"{runs} runs, {fails} reproduced," in isolate(suite, "status", SP_VICTIM).stdout
+    log = isolate(suite, "log", SP_VICTIM).stdout
+    assert re.search(rf"0 predecessors \+ victim, +{CHECK_RUNS} runs, +0 reproduced", log), log
+    out = suite / "report.html"
+    assert isolate(suite, "report", SP_VICTIM, "--html", str(out)).returncode == 0
+    assert f"<li><b>{fails}</b> reproduced the failure</li>" in out.read_text()
 
 
 def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path: Path) -> None:

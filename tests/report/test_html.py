@@ -427,3 +427,15 @@ def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path) -
     rows = page.one("table", id="step-table").all("tr", class_="step-row")
     assert [(int(r.attrs["data-step"]), int(r.attrs["data-size"]), int(r.attrs["data-runs"]),
              int(r.attrs["data-fails"]), r.all("td")[-1].text) for r in rows] == expected
+
+
+def test_an_answer_unlikely_but_not_ruled_out_is_not_shown_as_0_000(tmp_path: Path,
+                                                                     hunted: tuple[Path, Path]) -> None:
+    """The legend said '0.000 fails on its own': the search prunes such an answer, it does not rule it out."""
+    suite, _ = hunted
+    out = tmp_path / "report.html"
+    assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
+    legend = Tree(out.read_text()).root.one("ul", class_="legend").all("li")
+    shown = {li.one("span", class_="id").text: li.one("span", class_="p").text for li in legend}
+    assert shown["fails on its own"] == "< 0.001", shown
+    assert "0.000" not in shown.values() and "&lt;" in out.read_text()

@@ -193,6 +193,7 @@ def test_threshold_posterior_finds_where_deterministic_lists_start_to_fail() -> 
     ("tests/test_a.py::TestX::test_y[1.5]", "tests/test_a.py::TestX", "tests/test_a.py"),
     ("tests/test_a.py::test_y", None, "tests/test_a.py"),
     ("test_y", None, None),
+    ("import:pkg.tests.test_semicolon_export", None, None),  # a module's import: no class 'import:pkg.tests'
 ])
 def test_scopes_read_class_and_module_from_the_id(test_id: str, cls: str | None, mod: str | None) -> None:
     assert class_of(test_id) == cls and module_of(test_id) == mod
@@ -792,3 +793,21 @@ def test_on_several_workers_the_classmates_of_both_members_of_a_pair_are_probed_
     four = decide(pb, state, Settings(), batch=4)
     assert isinstance(four, Query) and four.lists() == (((0, 1, 2), 2), ((28, 29, 31, 32), 2)), four
     assert four.reason.startswith("2 lists at once: do the other 3 tests of") and "each alone" in four.reason
+
+
+@pytest.mark.parametrize("batch", [2, 3])
+def test_a_query_that_says_up_to_n_runs_asks_for_n(batch: int) -> None:
+    """With 2 runs at once the progress read 'up to 26 runs — both needed? ... alone should not be
+    enough (up to 25 runs)', and 26 ran: the reason gave the runs wanted, not the query's (rounded
+    to the batch)."""
+    rng = random.Random(0)
+    pb = make_problem(20, tuple(0.1 for _ in range(20)), 0.1, 0.5)
+    suite = Suite(pb, Truth((Cause(frozenset({4, 11}), 1.0),), 0.0, frozenset({4, 11})))
+    obs: list[Observation] = []
+    said = 0
+    while not isinstance(step := decide(pb, obs, Settings(), batch=batch), Verdict):
+        if (m := re.search(r"\(up to (\d+) runs?\)", step.reason)) is not None:
+            assert int(m.group(1)) == step.runs, (step.runs, step.reason)
+            said += "both needed?" in step.reason
+        obs.extend(simulate.simulate_batch(suite, step, rng, batch)[0])
+    assert step.culprits == (4, 11) and said >= 1

@@ -9,7 +9,7 @@ import statistics
 from dataclasses import replace
 
 from isolate.search.decide import decide
-from isolate.search.model import Observation, Query, Settings, Verdict, round_batch, run_cost
+from isolate.search.model import Observation, Query, Settings, Verdict, round_batch, run_cost, tally
 from isolate.search.simulate import (
     Cause,
     Suite,
@@ -21,7 +21,7 @@ from isolate.search.simulate import (
     simulate_batch,
     trial,
 )
-from isolate.search.threshold import cost_chain
+from isolate.search.threshold import _split, cost_chain, infer
 
 
 def suite(n: int, culprit: int, rate: float = 1.0) -> Suite:
@@ -296,3 +296,15 @@ def test_runs_of_the_cause_alone_beside_the_rest_save_a_wave_of_the_stop_check()
     _, wall = simulate_batch(s, check, random.Random(0), batch=8)
     rest_run = run_cost(s.problem, rest)
     assert rest_run < wall < 1.1 * rest_run
+
+
+def test_a_batch_of_one_list_is_not_called_1_lists_at_once() -> None:
+    """The chain search's batch could hold a single prefix and said '1 lists at once, the 6
+    quickest of 6 predecessors: where do the lists start to fail?'."""
+    pb = make_problem(6, tuple(0.01 * (i + 1) for i in range(6)), 0.1, 0.5)
+    chain = cost_chain(pb)
+    t = tally([Observation(frozenset(range(6)), True, 1.0), Observation(frozenset(chain[:5]), False, 1.0)])
+    th = infer(chain, t, Settings(), 0.1)
+    cost = [0.5 + sum(pb.durations[i] for i in chain[:k]) for k in range(7)]
+    q = _split(th, 2, 2, cost, [0.5] * 7, 6)
+    assert not q.alongside and q.reason.startswith("the 6 quickest of 6 predecessors:"), q.reason

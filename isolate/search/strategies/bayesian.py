@@ -29,12 +29,13 @@ from isolate.search.model import (
     tally,
 )
 from isolate.search.posterior import Answer, Tally, answers, infer, partition
+from isolate.words import counted
 
 
 def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool = False) -> Verdict:
     """No failure: after the reproduction cap, or (`spent`) when the budget ran out first."""
     n = len(problem.predecessors)
-    lines: tuple[str, ...] = (f"0/{t.total_runs} runs failed (full list of {n} predecessors"
+    lines: tuple[str, ...] = (f"0/{counted(t.total_runs, 'run')} failed (full list of {counted(n, 'predecessor')}"
              f"{'' if all(len(s) == n for s in t.sets) else ', and subsets'})",)
     whole = sum(r for s, r in zip(t.sets, t.runs) if len(s) == n)  # a subset's passes say less
     if whole:
@@ -43,7 +44,7 @@ def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool 
                   f"with probability {conf:.3f}",)
     else:
         conf = 0.0
-    stop = f"the budget ran out after {t.total_runs} runs, none failed" if spent else ""
+    stop = f"the budget ran out after {counted(t.total_runs, 'run')}, none failed" if spent else ""
     return Verdict("not-reproduced", (), conf, 0.0, 0.0, lines + ((stop,) if stop else ()), t.total_runs,
                    t.total_seconds, stop=stop, spent=spent)
 
@@ -68,7 +69,7 @@ def decide(
         if t.total_runs >= cap or k < 1:
             return _not_reproduced(problem, t, settings, spent=t.total_runs < cap)
         reason = ("full list: does the failure reproduce?" if t.total_runs == 0 else
-                  f"full list: no failure in {t.total_runs} runs yet")
+                  f"full list: no failure in {counted(t.total_runs, 'run')} yet")
         if n == 0:  # no predecessors (a sub-problem of none): the full list is the victim alone
             reason = "the victim alone: does it fail on its own?"
         return Query(full, k, reason)
@@ -123,11 +124,12 @@ def _confirmation(problem: Problem, t: Tally, answer: Answer, batch: int) -> Que
         return None
     if runs >= need:
         return (f"not confirmed: {who} alone{' before the victim' if answer.culprits else ''} "
-                f"passed {runs} runs in a row, expected to fail at {rate:.3g}; the failure may "
+                f"passed {counted(runs, 'run')} in a row, expected to fail at {rate:.3g}; the failure may "
                 "need several tests (a cumulative leak) or something the model does not cover")
+    k = round_batch(need - runs, batch)
     reason = (f"confirm: {who} alone{' before the victim' if answer.culprits else ''} "
-              f"should fail (rate {rate:.3g}); until it does, up to {need - runs} runs")
-    return Query(tuple(sorted(want)), round_batch(need - runs, batch), reason)
+              f"should fail (rate {rate:.3g}); until it does, up to {counted(k, 'run')}")
+    return Query(tuple(sorted(want)), k, reason)
 
 
 CONFIRM = 0.999

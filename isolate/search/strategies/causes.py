@@ -309,8 +309,8 @@ def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settin
     if length < n:
         return Query(included, k, f"the first {length} of {n} predecessors, the shortest that hold a list of this"
                                   f" hunt's single runs that failed: does it fail in runs that repeat the victim"
-                                  f" too? ({done} runs of it)")
-    return Query(included, k, f"full list: stored runs failed, this order not yet ({done} runs of it)")
+                                  f" too? ({counted(done, 'run')} of it)")
+    return Query(included, k, f"full list: stored runs failed, this order not yet ({counted(done, 'run')} of it)")
 
 
 def _stored_wave(problem: Problem, th: threshold.Threshold, settings: Settings, batch: int,
@@ -410,7 +410,7 @@ def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, 
                                     f"more: probability {mass:.3f}"), mass, rate)
     need = runs_for(CONFIRM, min(1.0, max(rate, settings.rates.p_min)))
     if runs >= need:
-        return End("undecided", (f"not confirmed: the victim alone passed {runs} runs in a row, expected to fail "
+        return End("undecided", (f"not confirmed: the victim alone passed {counted(runs, 'run')} in a row, expected to fail "
                                   f"at {rate:.3g}; the failure may need several tests (a cumulative leak) or "
                                   "something the model does not cover"), mass, rate)
     k = fit_runs(round_batch(need - runs, batch), run_cost(problem, ()), budget)
@@ -669,7 +669,7 @@ def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: 
     if k < 1:
         return None
     return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough "
-                               f"(up to {left} runs)")
+                               f"(up to {counted(k, 'run')})")
 
 
 def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:

@@ -1,0 +1,32 @@
+"""The progress lines of a hunt away from a terminal."""
+
+from __future__ import annotations
+
+import io
+
+from isolate.report.progress import Display
+from isolate.search.model import Problem
+from isolate.search.posterior import Answer
+
+
+def test_a_leading_answer_that_would_print_as_0_00_is_left_out() -> None:
+    """A step's 'leading:' line named 'test_set_unknown_locale_rejected 0.00' third."""
+    problem = Problem(("m.T.test_a", "m.T.test_b", "m.T.test_c"), "m.T.test_v", (0.1, 0.1, 0.1), 0.1, 0.1)
+    leaders = (Answer((0,), 0.996, 0.9, 0.0), Answer((1,), 0.9, 0.9, 0.0), Answer((2,), 0.004, 0.9, 0.0))
+    out = io.StringIO()
+    Display(out).step(4, 1, 2, "why", problem, (), leaders)
+    assert "leading: test_a 1.00, test_b 0.90\n" in out.getvalue(), out.getvalue()
+    alone = io.StringIO()
+    Display(alone).step(1, 0, 2, "why", problem, (), (Answer((), 0.001, 0.1, 0.1),))
+    assert "leading: fails alone < 0.01\n" in alone.getvalue(), alone.getvalue()  # the first is always said
+
+
+def test_a_leading_pair_names_both_tests_and_a_pytest_id_its_own_name() -> None:
+    """A pair led as 'test_register_shout_plugin 1.00' (its second test only), and a pytest node id
+    as 'py::test_shelf_price_during_2020_vat_cut' (cut at the last dot, that of '.py')."""
+    problem = Problem(("tests/test_catalog.py::test_vat_cut", "tests/test_units.py::test_kg[1.5]", "a.M.test_mode",
+                       "a.P.test_plugin"), "tests/test_invoices.py::test_v", (0.1,) * 4, 0.1, 0.1)
+    leaders = (Answer((2, 3), 0.9, 0.9, 0.0), Answer((0,), 0.05, 0.9, 0.0), Answer((1,), 0.03, 0.9, 0.0))
+    out = io.StringIO()
+    Display(out).step(4, 2, 2, "why", problem, (), leaders)
+    assert "leading: test_mode + test_plugin 0.90, test_vat_cut 0.05, test_kg[1.5] 0.03\n" in out.getvalue(), out.getvalue()
