@@ -234,6 +234,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
     budget = merged["time_budget"]
     most = settings.max_runs  # --max-runs counts every run, a failed fork check's too
     watched = 0  # failures the repeats were last watched at (watch reads the whole journal)
+    moved: tuple[int | None, int] = (None, 0)  # the evidence last seen (runs the search sees), and the journal's runs then
     while True:
         ev = evidence(hunt, ev)
         for warning in ev.warnings:
@@ -271,6 +272,12 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         # the executions each run is judged on: stored runs (one each) are read on their own scale
         settings = replace(settings, executions=repeat_of(hunt), run_seconds=_run_seconds(runner),
                            hedge=1 if merged["repeat"] == 1 else AUTO_K)  # --repeat-victim 1: single runs only
+        seen_now = sum(o.count for o in observations)
+        if seen_now != moved[0]:
+            moved = (seen_now, ev.entries)
+        elif ev.entries - moved[1] >= max(NO_EVIDENCE_RUNS, 4 * jobs):
+            return problem, observations, ev, said, _no_evidence(problem, observations, settings, jobs, ev,
+                                                                 ev.entries - moved[1], bool(merged["any_failure"]))
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries
@@ -285,6 +292,30 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
             continue  # the check's runs may be evidence now
         _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+
+
+# Runs in a row that are no evidence (the victim failed another way, crashed, or a test hung)
+# end a hunt that has no budget, which would otherwise ask the same question for ever: the
+# fork check's runs (48 at most, evidence only once it agreed) stay well below it.
+NO_EVIDENCE_RUNS = 100
+
+
+def _no_evidence(problem: Problem, observations: tuple[Observation, ...], settings: Settings, jobs: int,
+                 ev: Evidence, runs: int, any_failure: bool) -> Verdict:
+    """The verdict of a hunt whose last `runs` runs were no evidence: the search's answer on the
+    evidence so far, with no run left, its stop line saying why and what to do."""
+    answer = decide(problem, observations, replace(settings, max_runs=sum(o.count for o in observations)),
+                    batch=jobs)
+    if not isinstance(answer, Verdict):  # (every strategy answers once no run is left; never seen)
+        raise UserError("the hunt's last runs were no evidence and the search still asks for more; "
+                        "fix: give --max-runs or --time-budget")
+    why = f"the last {counted(runs, 'run')} were no evidence, and more would only ask the same again"
+    if sum(ev.other_failures.values()) and not any_failure:
+        why += ": the victim failed another way (the note above); if it is the same failure, run again with --any-failure"
+    else:
+        why += ": 'isolate log' shows what they did"
+    evidence = tuple(line for line in answer.evidence if line != answer.stop) + (why,)
+    return replace(answer, stop=why, evidence=evidence)
 
 
 BUDGET_SHARE = 4  # runs at once: at most a quarter of --max-runs

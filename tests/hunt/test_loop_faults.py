@@ -129,6 +129,23 @@ def test_every_second_counts_against_the_budget_and_another_failure_points_to_an
     assert json.loads(again.stdout)["verdict"] == "fails-alone", again.stderr
 
 
+
+def test_a_hunt_whose_runs_are_no_evidence_ends_by_itself_without_a_budget(tmp_path: Path) -> None:
+    """Every run fails another way, so none is evidence and the search would ask the same
+    question for ever (QA: 1,440 runs in 10 minutes). With no budget given, the hunt ends once
+    NO_EVIDENCE_RUNS runs in a row told nothing, and says why and what to do."""
+    from isolate.hunt.loop import NO_EVIDENCE_RUNS
+    suite = make_suite(tmp_path, "self.fail(os.environ.get('HOW', 'the recorded way'))", "pass")
+    proc = isolate(suite, "bisect", VICTIM, "--jobs", "2", "--json", HOW="another way")
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] in ("not-reproduced", "undecided"), verdict
+    assert NO_EVIDENCE_RUNS <= verdict["ignored_outcomes"]["fail"] <= NO_EVIDENCE_RUNS + 2, verdict["ignored_outcomes"]
+    [stop] = [line for line in verdict["evidence"] if line.startswith("the last ")]
+    assert stop.startswith(f"the last {NO_EVIDENCE_RUNS} runs were no evidence") and "--any-failure" in stop
+    again = isolate(suite, "bisect", VICTIM, HOW="another way")  # finished: its saved verdict, no new run
+    assert stop in again.stdout and again.returncode == proc.returncode, again.stdout + again.stderr
+
 def test_a_temp_path_in_the_message_still_matches_the_recorded_failure(tmp_path: Path) -> None:
     """Recorded: '/tmp/tmpXXXX/fakeapp' != '/srv/app'; every replay has its own TMPDIR."""
     suite = make_suite(tmp_path, "self.assertEqual(state.home, '/srv/app')",
