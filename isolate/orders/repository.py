@@ -48,8 +48,8 @@ class Repository:
         if number < 0:
             if -number > len(ids):
                 stored = "1 run is" if len(ids) == 1 else f"{len(ids)} runs are"
-                raise UserError(f"{option} {spec}: only {stored} stored ({_span(ids)}); give -1 to -{len(ids)},"
-                                " or an id")
+                offsets = "-1" if len(ids) == 1 else f"-1 to -{len(ids)}"
+                raise UserError(f"{option} {spec}: only {stored} stored ({_span(ids)}); give {offsets}, or an id")
             return ids[number]
         if number not in ids:
             raise UserError(f"run {number} does not exist in {self.path}; stored runs: {_span(ids)}")

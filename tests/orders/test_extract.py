@@ -92,6 +92,7 @@ def test_runs_lists_failures_with_workers(polluted: Path) -> None:
 
 def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
     suite = fresh(polluted, tmp_path)
+    assert_user_error(isolate(suite, "extract", "--run", "-2"), "only 1 run is stored (0); give -1, or an id")
     stestr_run(suite, "--serial")  # run 1: a single worker-0
     last = isolate(suite, "extract", "--run", "last", "-o", "-", "--force")
     minus_one = isolate(suite, "extract", "--run", "-1", "-o", "-", "--force")
