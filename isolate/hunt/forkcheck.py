@@ -276,19 +276,20 @@ def mode_text(hunt: Hunt) -> str:
         return str(decision["summary"])
     if search.get("strategy") == "manual":
         return "fresh (--strategy manual runs fresh processes, as by hand)"
-    on_dask = sum(entry.executor is not None for entry in read_journal(hunt)[0])
+    entries = read_journal(hunt)[0]
+    on_dask = sum(entry.executor is not None for entry in entries)
     if on_dask:  # the fork check never runs on a Dask cluster (its workers run fresh processes only)
         return (f"fresh (automatic: {counted(on_dask, 'run')} on Dask workers, which run fresh processes only;"
                 " the fork check runs only in a session without --scheduler)")
     after = check_after(hunt.settings.get("source", {}).get("kind", ""))
-    return _not_checked(hunt, after, search.get("max_runs")) or \
+    return _not_checked(hunt, entries, after, search.get("max_runs")) or \
         f"fresh (automatic: the fork check comes after {after} runs that are evidence)"
 
 
-def _not_checked(hunt: Hunt, after: int, most: int | None) -> str | None:
-    """Why a hunt with `after` fresh runs that are evidence has not checked (None: it has fewer):
-    none reproduced the failure, or the check's runs would not fit in --max-runs `most`."""
-    entries = read_journal(hunt)[0]
+def _not_checked(hunt: Hunt, entries: list[Entry], after: int, most: int | None) -> str | None:
+    """Why a hunt whose journal holds `entries` and `after` fresh runs that are evidence has not
+    checked (None: it has fewer): none reproduced the failure, or the check's runs would not fit
+    in --max-runs `most`."""
     own = [e for e in entries[repeats_from(hunt):] if e.phase is None and e.mode is None and e.outcome != "error"]
     if len(own) < after:
         return None
@@ -296,9 +297,10 @@ def _not_checked(hunt: Hunt, after: int, most: int | None) -> str | None:
         return (f"fresh (automatic: the fork check comes after {after} runs that are evidence, one of them a"
                 " reproduction; none has reproduced the failure)")
     tallies = fresh_tallies(entries[repeats_from(hunt):], read_steps(hunt), (), repeat_of(hunt))
-    if most is not None and tallies and len(entries) + sum(map(_fork_runs, tallies)) > most:
+    forks = sum(map(_fork_runs, tallies))
+    if most is not None and tallies and len(entries) + forks > most:
         return (f"fresh (automatic: the fork check, due after {after} runs that are evidence, was put off: its"
-                f" {sum(map(_fork_runs, tallies))} runs would not fit in --max-runs {most})")
+                f" {forks} runs would not fit in --max-runs {most})")
     return None
 
 

@@ -276,8 +276,9 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         if seen_now != moved[0]:
             moved = (seen_now, ev.entries)
         elif ev.entries - moved[1] >= max(NO_EVIDENCE_RUNS, 4 * jobs):
-            return problem, observations, ev, said, _no_evidence(problem, observations, settings, jobs, ev,
-                                                                 ev.entries - moved[1], bool(merged["any_failure"]))
+            last = _no_evidence(problem, observations, replace(settings, max_runs=seen_now), jobs, ev,
+                                ev.entries - moved[1], bool(merged["any_failure"]))  # no run left: its answer now
+            return problem, observations, ev, said, last
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries
@@ -303,9 +304,8 @@ NO_EVIDENCE_RUNS = 100
 def _no_evidence(problem: Problem, observations: tuple[Observation, ...], settings: Settings, jobs: int,
                  ev: Evidence, runs: int, any_failure: bool) -> Verdict:
     """The verdict of a hunt whose last `runs` runs were no evidence: the search's answer on the
-    evidence so far, with no run left, its stop line saying why and what to do."""
-    answer = decide(problem, observations, replace(settings, max_runs=sum(o.count for o in observations)),
-                    batch=jobs)
+    evidence so far (`settings` leave it no run), its stop line saying why and what to do."""
+    answer = decide(problem, observations, settings, batch=jobs)
     if not isinstance(answer, Verdict):  # (every strategy answers once no run is left; never seen)
         raise UserError("the hunt's last runs were no evidence and the search still asks for more; "
                         "fix: give --max-runs or --time-budget")

@@ -11,6 +11,7 @@ from typing import Any
 from isolate.files import read_list
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
+from isolate.search.scopes import IMPORT
 from isolate.words import counted
 
 EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5, "brittle": 6}
@@ -122,7 +123,7 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     for k, c in enumerate(verdict.causes, 1):
         role, rate = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
         each = "" if c.per_execution is None else f" a run of repeats, {c.per_execution:.2g} an execution"
-        imported = all(problem.predecessors[i].startswith("import:") for i in c.tests)  # no tests: its import
+        imported = all(problem.predecessors[i].startswith(IMPORT) for i in c.tests)  # no tests: its import
         scope = "module: its import" if c.scope == "module" and imported else SCOPES.get(c.scope, c.scope)
         out.append(f"    {k}. {c.name}  [{role}{scope}; {rate} {c.rate:.3g}{each},"
                    f" confidence {c.confidence:.3f}]")

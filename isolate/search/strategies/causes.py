@@ -50,7 +50,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
 from isolate.search.repeats import CHECK_RUNS
-from isolate.search.scopes import class_of, module_of
+from isolate.search.scopes import IMPORT, class_of, module_of
 from isolate.search.stop import (
     STORED_WHY,
     End,
@@ -73,7 +73,6 @@ from isolate.search.stop import (
 from isolate.search.strategies import bayesian
 from isolate.words import counted, seconds
 
-IMPORT = "import:"  # a predecessor that only imports a module (isolate.running.child)
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
 MEMBER_SHARE = 0.5  # a pair's member alone is ruled out as a cause failing this share of the pair's rate
 SCOPE_SHARE = 0.5  # prior share, in a later round, of the other tests of a cause's class
@@ -518,17 +517,14 @@ def _probe_together(problem: Problem, probes: Sequence[tuple[tuple[int, ...], st
     probes of several scopes (a pair's two classes, several causes' classes) share one wave, as
     many runs of each as W holds, instead of a wave each; each answers its own question, whatever
     the others do. One scope, or one worker: that scope's probe alone, W runs of it."""
-    what = [f"the other {len(mates)} tests of {key}" for mates, key in probes]
-    if len(probes) < 2 or batch < 2:
-        return _probe(problem, probes[0][0], f"do {what[0]} make it fail too? they alone before the victim",
-                      batch, budget)
-    probes, what = probes[:batch], what[:batch]
-    runs = [batch // len(probes) + (i < batch % len(probes)) for i in range(len(probes))]
-    query = Query(probes[0][0], runs[0], f"{len(probes)} lists at once: do {', '.join(what[:-1])} or {what[-1]} make it"
-                  " fail too? each alone before the victim",
-                  alongside=tuple((mates, r) for (mates, _), r in zip(probes[1:], runs[1:])))
-    if fits(problem, query, budget):
-        return query
+    what = [f"the other {len(mates)} tests of {key}" for mates, key in probes[:batch]]
+    if len(what) > 1:
+        runs = share(batch, len(what))
+        query = Query(probes[0][0], runs[0], f"{len(what)} lists at once: do {', '.join(what[:-1])} or {what[-1]}"
+                      " make it fail too? each alone before the victim",
+                      alongside=tuple((mates, r) for (mates, _), r in zip(probes[1:], runs[1:])))
+        if fits(problem, query, budget):
+            return query
     return _probe(problem, probes[0][0], f"do {what[0]} make it fail too? they alone before the victim", batch, budget)
 
 
