@@ -20,6 +20,10 @@ from conftest import alive, assert_user_error, copy_suite, env, isolate, stestr_
 from isolate.hunt.store import hunt_name
 
 distributed = pytest.importorskip("distributed")
+import dask  # noqa: E402 - after the skip: dask comes with distributed
+
+from isolate.running.executors.dask import DaskExecutor  # noqa: E402
+from isolate.running.project import find_project  # noqa: E402
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
@@ -266,3 +270,19 @@ def test_a_replay_on_a_scheduler_without_workers_is_not_told_to_resume(
     replay = isolate(suite, "replay", "list.txt", "--scheduler", made.address)
     assert_user_error(replay, f"no Dask worker is connected to {made.address}", "fix:",
                       "a replay starts over")
+
+
+def test_the_workers_are_never_read_from_the_clients_stale_cache(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """The client refreshes its cached scheduler info (without workers) in the background; read
+    at the wrong moment, the cache made a hunt stop with "no Dask worker is connected" while two
+    were. Refreshing every 2 ms makes that moment common: no read may see zero workers."""
+    suite, checkouts = recorded_suite(tmp_path, "a", "b")
+    made = cluster(checkouts)
+    with dask.config.set({"distributed.client.scheduler-info-interval": "2ms"}):
+        executor = DaskExecutor(made.address, find_project(suite), timeout=None)
+        try:
+            seen = [len(executor.workers(fresh=True)) for _ in range(300)]
+        finally:
+            executor.close()
+    assert seen == [2] * 300, Counter(seen)

@@ -135,8 +135,9 @@ class DaskExecutor(Executor):
     def workers(self, fresh: bool = False) -> dict[str, int]:
         """The scheduler's workers and their threads (asked again at most every POLL s)."""
         if fresh or time.monotonic() - self._asked >= POLL:
-            try:
-                info = self.client.scheduler_info(n_workers=-1)
+            try:  # not client.scheduler_info(): the client's periodic refresh (of no worker)
+                # may overwrite the cache it returns between its fetch and its return
+                info = self.client.sync(self.client.scheduler.identity, n_workers=-1)
             except (OSError, TimeoutError) as exc:
                 raise self._lost(str(exc)) from None
             self._seen_workers = {a: int(w.get("nthreads", 1)) for a, w in info.get("workers", {}).items()}
