@@ -363,7 +363,8 @@ def repeat_text(hunt: Hunt) -> str:
         return (f"{auto['repeat']} executions per run from the first one, counted by the first; stopped after"
                 f" {auto['stopped']} runs: {auto['why']}")
     if auto is not None and auto.get("ahead"):
-        since = f"{auto['repeat']} executions per run from the first one, counted by the first until the check; "
+        since = (f"{auto['repeat']} executions per run from the first one, counted by the first until the check; "
+                 if decision is None else "from the first run, each counted by its first execution until the check; then ")
     else:
         since = "" if auto is None else f"started by themselves after {_single_runs(auto)}; "
     if decision is not None:

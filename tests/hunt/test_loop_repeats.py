@@ -254,7 +254,8 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     verdict = json.loads(resumed.stdout)
     assert verdict["verdict"] == "fails-alone" and verdict["runs"] == len(journal(suite)), verdict
     assert (verdict["repeats"]["ahead"], verdict["repeats"]["state"]) == (True, "on"), verdict["repeats"]
-    assert verdict["repeats"]["summary"].startswith(f"{AUTO_K} executions per run from the first one"), verdict
+    assert verdict["repeats"]["summary"].startswith("from the first run, each counted by its first execution until the"
+                                                    f" check; then {AUTO_K} executions per run (checked: "), verdict
 
     other = copy_suite("deterministic_polluter", tmp_path / "other")
     stestr_run(other)
@@ -370,8 +371,8 @@ def test_a_hunt_resumed_while_its_executions_run_ahead_keeps_counting_by_the_fir
     (hunt.path / "repeat-check.json").write_text(json.dumps(
         {"repeat": AUTO_K, "used": 4, "state": "on", "summary": "4 executions per run (checked: ...)"}))
     assert (repeat_of(hunt), executions_of(hunt)) == (4, 4)
-    assert repeat_text(hunt) == (f"{AUTO_K} executions per run from the first one, counted by the first until the"
-                                 " check; 4 executions per run (checked: ...)")
+    assert repeat_text(hunt) == ("from the first run, each counted by its first execution until the check; then 4"
+                                 " executions per run (checked: ...)")
     (hunt.path / "repeat-auto.json").write_text(json.dumps({**auto, "ahead": "yes"}))  # not as written
     assert read_repeat_auto(hunt) is None and repeat_of(hunt) == 1
 
