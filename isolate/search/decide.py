@@ -13,6 +13,7 @@ from typing import Sequence
 
 from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
 from isolate.search.posterior import Answer
+from isolate.search import stored
 from isolate.search.strategies import bayesian, causes, cleaners, manual, scan, setters
 
 STRATEGIES: dict[str, Strategy] = {
@@ -25,6 +26,10 @@ STRATEGIES: dict[str, Strategy] = {
     "cleaners": cleaners.decide,  # a polluter's cleaners (bisect --cleaners, after a polluter verdict)
     "scan": scan.decide,  # every other predecessor alone (bisect --scan, after a polluter verdict)
 }
+# the searches that read stored runs and would otherwise chase stored failures that no longer
+# happen (both reproduce them on the full list first: stored.stale reads those runs); the peers'
+# recipes and the second phases run after failures of their own
+STALE_CHECKED = ("isolate", "single")
 
 
 def decide(
@@ -38,6 +43,10 @@ def decide(
     strategy = STRATEGIES.get(settings.strategy)
     if strategy is None:
         raise ValueError(f"unknown strategy {settings.strategy!r}")
+    if settings.strategy in STALE_CHECKED:
+        gone = stored.stale(problem, observations, settings)
+        if gone is not None:
+            return gone
     return strategy(problem, observations, settings, batch=batch)
 
 

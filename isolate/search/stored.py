@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from isolate.search.model import Observation, Settings, tally
+from isolate.search.model import Observation, Problem, Settings, Verdict, reproduce_cap, tally
 from isolate.search.posterior import LOG_ZERO, lattice, none_evidence, polluter_evidence
 
 EVEN_SHARE = 0.2  # of the prior kept as it is without stored runs
@@ -95,3 +95,45 @@ def prior(chain: Sequence[int], weight: Sequence[float] | None, beyond: float,
     rate = memo[(af[order[0]], ar[order[0]])][1] if lead else 0.0
     return Prior(tuple(chain[j] for j in order), tuple(mixed[j] for j in order),
                  EVEN_SHARE * beyond + (1.0 - EVEN_SHARE) * post_none, len(lead), rate)
+
+
+def stale(problem: Problem, observations: Sequence[Observation], settings: Settings) -> Verdict | None:
+    """"Not reproduced" for a hunt whose stored runs failed and whose own runs never did: once the
+    full list has passed so many new runs that, had it failed at the stored runs' rate, one of
+    them would have failed with the target confidence, or the reproduction cap's runs (a failure
+    at the prior's rarest rate would have shown), whichever comes first. Without this, stored
+    failures from before a fix keep the search going for ever (every list passes; the model then
+    reads them as the victim failing alone at a tiny rate and waits for it to fail alone).
+
+    The stored rate is taken as uncertain as the stored runs leave it: a uniform prior updated
+    on their failures f of r, so "the new runs pass n times at that rate" has probability
+    E[(1 - p)^n] for p ~ Beta(f + 1, r - f + 1), a product over n factors. It assumes the full
+    list fails at least as often as the victim did in the stored runs: the list is the order of
+    a run that failed, which holds the causes that made it fail; stored runs whose failures came
+    from tests the list lacks make the assumption wrong, which the verdict says, with the way to
+    hunt without them. None while any new run (or single run of this hunt) failed, or while no
+    stored run failed (then the search's own reproduction applies)."""
+    old = [o for o in observations if o.stored and not o.here]
+    f = sum(o.count for o in old if o.failed)
+    if not f or any(o.failed and (o.here or not o.stored) for o in observations):
+        return None
+    n = len(problem.predecessors)
+    r = sum(o.count for o in old)
+    new = [o for o in observations if not o.stored or o.here]
+    whole = sum(o.count for o in new if len(o.included) == n)
+    log_pass = sum(math.log((r - f + 1 + i) / (r + 2 + i)) for i in range(whole))
+    shown = 1.0 - math.exp(log_pass)  # one of them would have failed at the stored runs' rate
+    cap = reproduce_cap(settings)
+    if shown < settings.confidence and whole < cap:
+        return None
+    made = sum(o.count for o in new)
+    t = tally(observations)  # a verdict's runs and seconds count the stored runs (the shell takes them out)
+    floor = 1.0 - (1.0 - settings.rates.p_min) ** whole
+    lines = (f"0/{made} new runs failed ({whole} of the full list of {n} predecessors"
+             f"{'' if whole == made else ', the others of shorter lists'})",
+             f"the stored runs failed {f}/{r}: at that rate one of the {whole} runs of the full list would have"
+             f" failed with probability {shown:.3f}",
+             "the stored failures are likely stale (before a fix, on another machine) or came with tests this"
+             " order lacks: --history-since RUN or --no-history hunts without them")
+    return Verdict("not-reproduced", (), max(shown, floor), 0.0, 0.0, lines, t.total_runs, t.total_seconds,
+                   stop=f"the stored runs' failure did not reproduce in {whole} runs of the full list")

@@ -226,3 +226,24 @@ def test_the_stream_a_hunt_was_extracted_from_is_no_history(tmp_path: Path) -> N
     proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "40")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 0 and not (hunt / HISTORY).exists()
+
+
+def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Path) -> None:
+    """Four stored runs failed; then the polluter was fixed. The hunt ends "not reproduced" in a
+    few runs, saying the stored failures look stale and how to hunt without them (it took 12,874
+    runs and ended "undecided")."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    for _ in range(4):
+        stestr_run(suite)
+    config = suite / "reportgen" / "tests" / "core" / "test_config.py"
+    config.write_text(config.read_text().replace('config.set_default("currency", "EUR")', "pass")
+                      .replace('self.assertEqual(config.get("currency"), "EUR")', "pass"))
+    assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 4, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "not-reproduced" and verdict["history_runs"] == 3, verdict
+    assert verdict["runs"] <= 40 and verdict["confidence"] >= 0.99, verdict
+    assert any(line.startswith("the stored runs failed 3/3") for line in verdict["evidence"]), verdict
+    assert any("--no-history hunts without them" in line for line in verdict["evidence"]), verdict
+    assert "did not reproduce" in verdict["stop"]

@@ -141,3 +141,32 @@ def test_a_failure_of_this_hunts_own_single_runs_is_not_reproduced_again_once_re
     step = decide(pb, history, Settings(executions=10))
     assert isinstance(step, Query) and step.included == tuple(range(10)), step
     assert step.reason.startswith("full list: stored runs failed")
+
+
+def test_stored_failures_that_no_longer_happen_end_as_not_reproduced_soon() -> None:
+    """Fixed since the stored runs: the victim never fails now, though 3 of 4 stored runs failed.
+    The hunt ends "not reproduced" once the full list has passed as many runs as would have shown
+    a failure at the stored runs' rate (that took 12,874 runs and ended "undecided", waiting for
+    the victim to fail alone at a rate the stale failures made up)."""
+    n = 30
+    fixed = Suite(make_problem(n, tuple(0.1 + 0.01 * i for i in range(n)), 0.1, 1.0), Truth((), 0.0, frozenset()))
+    everything = set(range(n))
+    past = (stored(everything, True),) * 3 + (stored(everything, False),)
+    verdict, obs, _ = hunt(fixed, Settings(), random.Random(1), observations=past)
+    new = [o for o in obs if not o.stored]
+    assert verdict.kind == "not-reproduced" and verdict.confidence >= 0.99, verdict
+    assert sum(o.count for o in new) <= 40, len(new)  # not the reproduction cap's 4,603 runs
+    assert any(line.startswith("the stored runs failed 3/4: at that rate") for line in verdict.evidence), verdict
+    assert any("--no-history" in line for line in verdict.evidence), verdict
+    single, _, _ = hunt(fixed, Settings(strategy="single"), random.Random(1), observations=past)
+    assert single.kind == "not-reproduced" and single.runs - len(past) <= 40, single
+    # the stored runs' rate sets how many passes that takes: 1 failure in 30 stored runs needs more
+    rare = (stored(everything, True),) + (stored(everything, False),) * 29
+    verdict_rare, obs_rare, _ = hunt(fixed, Settings(), random.Random(1), observations=rare)
+    assert verdict_rare.kind == "not-reproduced", verdict_rare
+    assert sum(o.count for o in obs_rare if not o.stored) > 3 * sum(o.count for o in new)
+    # a failure that still happens at the stored runs' rate is not called stale (1 in 30 here,
+    # where the rule misfires with probability at most 1 - confidence: 0/20 hunts)
+    today = Suite(fixed.problem, Truth((Cause(frozenset({4}), 1 / 30),), 0.0, frozenset({4})))
+    kinds = [hunt(today, Settings(), random.Random(seed), observations=rare)[0].kind for seed in range(20)]
+    assert "not-reproduced" not in kinds, kinds

@@ -58,6 +58,13 @@ def decide(
     t = tally(observations)
     budget = budget_left(settings, t)
     full = tuple(range(n))
+    new = [o for o in observations if o.here or not o.stored]
+    stale = t.total_fails > 0 and not any(o.failed for o in new)
+    if stale:
+        # only stored runs failed (other orders, maybe from before a fix): reproduce the failure
+        # on the full list first, as without them; isolate.search.stored.stale ends the hunt once
+        # its passes show the stored failures do not happen any more
+        t = tally(new)
     if t.total_fails == 0:
         cap = reproduce_cap(settings)
         # doubling the runs of the full list (1, 1, 2, 4, ...), not of every list: inside a prefix
@@ -70,6 +77,8 @@ def decide(
             return _not_reproduced(problem, t, settings, spent=t.total_runs < cap)
         reason = ("full list: does the failure reproduce?" if t.total_runs == 0 else
                   f"full list: no failure in {counted(t.total_runs, 'run')} yet")
+        if stale:
+            reason = f"full list: stored runs failed, this order not yet ({counted(t.total_runs, 'run')} of it)"
         if n == 0:  # no predecessors (a sub-problem of none): the full list is the victim alone
             reason = "the victim alone: does it fail on its own?"
         return Query(full, k, reason)
