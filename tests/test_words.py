@@ -15,3 +15,13 @@ def test_counted_says_one_and_many() -> None:
                                          (0.034, "0.034 s"), (0.46, "0.5 s"), (12.34, "12.3 s")])
 def test_a_short_duration_is_never_rounded_to_nothing(x: float, text: str) -> None:
     assert seconds(x) == text
+
+
+@pytest.mark.parametrize(("x", "text"), [(59.94, "59.9 s"), (59.96, "1 min 0 s"), (185, "3 min 5 s"),
+                                         (3599.6, "1 h 0 min"), (7800, "2 h 10 min"), (200_000, "2 d 8 h")])
+def test_a_long_duration_is_in_minutes_hours_and_days(x: float, text: str) -> None:
+    """The verdict, status and the HTML report had a formatter of their own ("45s", "3m05s"),
+    plan a third ("119 s", "2.0 h"): words.seconds is now the only one, and reads a long hunt
+    in minutes and hours, never "3600.0 s"."""
+    assert seconds(x) == text
+

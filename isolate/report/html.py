@@ -29,11 +29,11 @@ from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs
-from isolate.report.verdict import duration, headline, stestr_keeps_order
+from isolate.report.verdict import headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
-from isolate.words import counted, noun
+from isolate.words import counted, noun, seconds as duration
 
 MAX_POINTS = 120
 """Most posterior recomputations per report (each is one inference over the whole evidence)."""

@@ -20,10 +20,10 @@ from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
 from isolate.hunt.settings import reading_settings
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_of
 from isolate.hunt.verdict import read_verdict
-from isolate.report.verdict import describe, duration
+from isolate.report.verdict import describe
 from isolate.search.posterior import Answer
 from isolate.search.decide import leading
-from isolate.words import counted, noun
+from isolate.words import counted, noun, seconds as duration
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
     estimate = (math.log(odds_goal) - math.log(odds_now)) / per_second
     text = f"~{duration(estimate)} of test time"
     if budget:  # wall time for the whole hunt, spent or not: what is left of it is what counts
-        text += f" (--time-budget {duration(float(budget))}: {duration(max(0.0, float(budget) - wall))} of it left)"
+        text += f" (--time-budget {float(budget):g}s: {duration(max(0.0, float(budget) - wall))} of it left)"
     return text
 
 

@@ -12,7 +12,7 @@ from isolate.files import read_list
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
 from isolate.search.scopes import IMPORT
-from isolate.words import counted
+from isolate.words import counted, seconds as duration
 
 EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5, "brittle": 6}
 """Exit status per verdict kind; 2 is a usage error, 1 an internal one, 130 Ctrl-C."""
@@ -165,21 +165,6 @@ def _rel(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
-
-
-def duration(seconds: float) -> str:
-    """Elapsed test time as 45s, 3m05s or 2h10m; under half a second, never rounded to nothing:
-    0.3s, or under 0.1s."""
-    if 0 < seconds < 0.5:  # a few quick runs: "0s" would say they took no time
-        return f"{seconds:.1f}s" if seconds >= 0.05 else "under 0.1s"
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h{minutes:02d}m"
-    if minutes:
-        return f"{minutes}m{secs:02d}s"
-    return f"{secs}s"
 
 
 def describe(problem: Problem, answer: Answer) -> str:
