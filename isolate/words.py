@@ -34,3 +34,26 @@ def seconds(x: float) -> str:
         return f"{minutes // 60} h {minutes % 60} min"
     hours = round(x / 3600)
     return f"{hours // 24} d {hours % 24} h"
+
+
+def fraction(x: float, digits: int = 3) -> str:
+    """A rate, a share of runs (0 to 1), to `digits` significant digits: "0.955", "0.0333", "0.5", "0"
+    and "1" only when exact: one just below 1 reads "> 0.999" (see `_bounded`)."""
+    return _bounded(x, f"{x:.{digits}g}", digits)
+
+
+def probability(x: float, places: int = 3) -> str:
+    """A probability (a confidence, a suspicion) to `places` decimals: "0.998", "0.050"; "1.000" and
+    "0.000" only when exact: "> 0.999", "< 0.001" (see `_bounded`)."""
+    return _bounded(x, f"{x:.{places}f}", places)
+
+
+def _bounded(x: float, text: str, places: int) -> str:
+    """`text`, the number `x` rounded, unless rounding put it on 0 or 1, which it is not: a
+    cause failing 99.999% of the time is no certainty, a suspect at 0.0004 is no acquittal. The
+    one place rates and probabilities are kept off the bounds (verdicts, progress, status, HTML)."""
+    if 0 < x < 1 and float(text) == 1:
+        return f"> 0.{'9' * places}"
+    if 0 < x < 1 and float(text) == 0:
+        return f"< 0.{'0' * (places - 1)}1"
+    return text

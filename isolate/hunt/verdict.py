@@ -31,21 +31,21 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "verdict": verdict.kind,
         "victim": problem.victim,
         "culprits": [problem.predecessors[i] for i in verdict.culprits],
-        "confidence": round(verdict.confidence, 6),
-        "rates": {"with_culprits": round(verdict.p, 6), "background": round(verdict.q, 6)},
+        "confidence": kept(verdict.confidence),
+        "rates": {"with_culprits": kept(verdict.p), "background": kept(verdict.q)},
         "runs": verdict.runs,
         "seconds": round(verdict.seconds if seconds is None else seconds, 3),
         "test_seconds": round(verdict.seconds if test_seconds is None else test_seconds, 3),
         "evidence": list(verdict.evidence),
         "causes": [
             {"scope": c.scope, "name": c.name, "tests": [problem.predecessors[i] for i in c.tests],
-             "rate": round(c.rate, 6), "confidence": round(c.confidence, 6), "evidence": list(c.evidence),
-             "role": c.role, "rate_per_execution": None if c.per_execution is None else round(c.per_execution, 6)}
+             "rate": kept(c.rate), "confidence": kept(c.confidence), "evidence": list(c.evidence),
+             "role": c.role, "rate_per_execution": None if c.per_execution is None else kept(c.per_execution)}
             for c in verdict.causes
         ],
         "stop": verdict.stop,
         "alternatives": [
-            {"culprits": [problem.predecessors[i] for i in c], "probability": round(p, 6)}
+            {"culprits": [problem.predecessors[i] for i in c], "probability": kept(p)}
             for c, p in verdict.alternatives
         ],
         "hunt": str(hunt),
@@ -54,6 +54,12 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
     if executors is not None:
         data["executors"] = executors
     return data
+
+
+def kept(x: float) -> float:
+    """A rate or probability to 6 places, but never rounded onto 0 or 1 when it is neither: the
+    verdict's text is read back from this (saved_verdict), and 0.9999996 must not read as 1 there."""
+    return min(max(round(x, 6), 1e-6), 1 - 1e-6) if 0 < x < 1 else round(x, 6)
 
 
 def executor_runs(hunt: Hunt) -> dict[str, int]:

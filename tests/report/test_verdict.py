@@ -120,3 +120,16 @@ def test_the_verdict_words_a_long_hunt_as_everything_else_does(tmp_path: Path) -
     verdict = Verdict("not-reproduced", (), 0.001, 0.0, 0.0, ("0/200 runs failed",), 200, 7800.0)
     text = as_text(problem, verdict, tmp_path, None, "stestr", wall=185.0)
     assert "200 runs in 3 min 5 s, 2 h 10 min of test time;" in text, text
+
+
+def test_a_rate_just_below_1_is_not_said_to_be_1(tmp_path: Path) -> None:
+    """A class cause failing 68/68 runs, rate 0.999988, read "rate 1" and "estimated failure
+    rate: 1 with the culprit(s)": certainty, which 68 runs do not give."""
+    problem = Problem(("a.T.test_a", "a.T.test_b"), "b.T.test_v", (0.1,) * 2, 0.1, 0.1)
+    causes = (FoundCause("class", "a.T", (0, 1), 0.999988, 0.9996, ("fails 68/68 with one of them", "rate ..."),
+                         per_execution=0.996),)
+    verdict = Verdict("polluter", (0, 1), 0.9996, 0.999988, 0.0, ("x",), 78, 3.0, causes=causes)
+    text = as_text(problem, verdict, tmp_path, None, "stestr")
+    assert "[class: any of its tests; rate > 0.999 a run of repeats, > 0.99 an execution, confidence > 0.999]" in text, text
+    assert "polluted by an earlier test — confidence > 0.999" in text, text
+    assert "estimated failure rate: > 0.999 with the culprit(s), 0 without" in text, text
