@@ -42,10 +42,13 @@ def stestr_keeps_order(ids: Sequence[str]) -> bool:
 
 
 def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
-            wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None) -> str:
+            wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None,
+            ignored: dict[str, Any] | None = None) -> str:
     """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
-    earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners)."""
+    earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners);
+    `ignored` the runs that were no evidence, by outcome (verdict.json's `ignored_outcomes`),
+    which the verdict's runs leave out."""
     n = len(verdict.causes)
     head = headline(verdict.kind, n)
     lines = [f"{problem.victim}", f"  {head} — confidence {probability(verdict.confidence)}"]
@@ -94,8 +97,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.append(f"  next most likely: {names} ({probability(p)})")
     spent = f" in {duration(wall)}" if wall is not None else ""
     earlier = f" (and {counted(history_runs, 'earlier stored run')})" if history_runs else ""
-    lines.append(f"  {counted(verdict.runs - history_runs, 'run')}{spent}{earlier}, {duration(verdict.seconds)} of test time;"
-                 f" hunt in {_rel(hunt)}")
+    lines.append(f"  {_runs(verdict.runs - history_runs, ignored)}{spent}{earlier}, {duration(verdict.seconds)} of test"
+                 f" time; hunt in {_rel(hunt)}")
     if reproducer is not None:
         shown = shlex.quote(_rel(reproducer))
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
@@ -109,6 +112,23 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.append(f"  passes with the setter(s) first: isolate replay {passing} --times 20")
         lines.append("  fix: give the victim the setup the setter(s) do (setUp, a fixture), so it passes alone")
     return "\n".join(lines)
+
+
+NO_EVIDENCE = {"fail": "failed another way", "timeout": "timed out", "crash": "crashed", "error": "could not run"}
+"""What a run that is no evidence did, by its outcome (isolate.running.judge)."""
+
+
+def _runs(evidence: int, ignored: dict[str, Any] | None) -> str:
+    """The hunt's new runs: "18 runs"; with runs that were no evidence, those too, and what they
+    did: "100 runs (none of them evidence: 100 failed another way)"; a hunt that stopped because
+    its runs told nothing read "0 runs" when a hundred had run."""
+    kinds = {kind: n for kind, n in (ignored or {}).items() if type(n) is int and n > 0}
+    if not kinds:
+        return counted(evidence, "run")
+    other = sum(kinds.values())
+    did = ", ".join(f"{n} {NO_EVIDENCE.get(kind, kind)}" for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    which = "none of them evidence" if not evidence else f"{other} of them no evidence"
+    return f"{counted(evidence + other, 'run')} ({which}: {did})"
 
 
 SCOPES = {"test": "test", "pair": "pair (both needed)", "class": "class: any of its tests",

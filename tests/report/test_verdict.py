@@ -133,3 +133,16 @@ def test_a_rate_just_below_1_is_not_said_to_be_1(tmp_path: Path) -> None:
     assert "[class: any of its tests; rate > 0.999 a run of repeats, > 0.99 an execution, confidence > 0.999]" in text, text
     assert "polluted by an earlier test — confidence > 0.999" in text, text
     assert "estimated failure rate: > 0.999 with the culprit(s), 0 without" in text, text
+
+
+def test_runs_that_were_no_evidence_are_counted_and_said_to_be(tmp_path: Path) -> None:
+    """A hunt ended by 100 runs in a row that told nothing said "0 runs in 7s, 13s of test time"."""
+    problem = Problem(("a.T.test_a",), "b.T.test_v", (0.1,), 0.1, 0.1)
+    none = Verdict("not-reproduced", (), 0.0, 0.0, 0.0, ("the last 100 runs were no evidence",), 0, 13.4)
+    text = as_text(problem, none, tmp_path, None, "stestr", wall=7.4, ignored={"fail": 100})
+    assert "\n  100 runs (none of them evidence: 100 failed another way) in 7.4 s, 13.4 s of test time;" in text, text
+    some = Verdict("polluter", (0,), 0.99, 1.0, 0.0, ("x",), 23, 3.0)
+    text = as_text(problem, some, tmp_path, None, "stestr", wall=2.0, history_runs=5, ignored={"timeout": 2, "crash": 1})
+    assert "\n  21 runs (3 of them no evidence: 2 timed out, 1 crashed) in 2.0 s (and 5 earlier stored runs)," in text, text
+    assert "\n  18 runs in 2.0 s (and 5 earlier stored runs)," in as_text(problem, some, tmp_path, None, "stestr",
+                                                                          wall=2.0, history_runs=5, ignored={})
