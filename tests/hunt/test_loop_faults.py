@@ -197,6 +197,10 @@ def test_commands_refused_while_a_hunt_runs_write_nothing_and_a_dead_hunt_is_not
         assert_user_error(isolate(suite, "extract", "--test", VICTIM, "--force"), "already running")
         assert_user_error(isolate(suite, "bisect", VICTIM, "--confidence", "0.6"), "already running")
         assert_user_error(isolate(suite, "backtrack", VICTIM, "0"), "already running")
+        # a running hunt has no verdict yet: verify said to run 'isolate bisect', which is running
+        verify = isolate(suite, "verify", VICTIM)
+        assert_user_error(verify, "already running", f"pid {proc.pid}", "wait for its verdict", "isolate status")
+        assert "isolate bisect" not in verify.stderr
         assert _snapshot(hunt) == before
         assert f"running (pid {proc.pid})" in isolate(suite, "status").stdout
     finally:
