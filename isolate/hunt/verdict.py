@@ -129,6 +129,29 @@ def read_verdict(hunt: Hunt, made_under: dict[str, Any] | None = None) -> dict[s
     that raised the budget and stopped before a verdict leaves the earlier one, which the new
     budget may take further). A corrupt verdict.json is a UserError naming it: the next
     `isolate bisect` rewrites it."""
+    current = _current(hunt)
+    if current is None:
+        return None
+    data, settings = current
+    if made_under is not None and settings != json.loads(json.dumps(made_under)):  # (as JSON holds them)
+        return None
+    return data
+
+
+def made_with(hunt: Hunt) -> tuple[str, str] | None:
+    """The kind of the hunt's verdict and the strategy that reached it, while that verdict holds
+    (the journal unchanged since); None without one. A corrupt verdict.json is a UserError."""
+    current = _current(hunt)
+    if current is None:
+        return None
+    data, settings = current
+    strategy = settings.get("strategy") if isinstance(settings, dict) else None
+    return str(data["verdict"]), str(strategy or "isolate")  # (not stored: the default's)
+
+
+def _current(hunt: Hunt) -> tuple[dict[str, Any], Any] | None:
+    """verdict.json, checked, and the settings it was written under, unless the journal has
+    changed since (read_verdict)."""
     path = hunt.path / "verdict.json"
     journal = hunt.path / "journal.jsonl"
     fix = f"delete it; 'isolate bisect {shlex.quote(hunt.victim)}' writes it again"
@@ -150,9 +173,7 @@ def read_verdict(hunt: Hunt, made_under: dict[str, Any] | None = None) -> dict[s
     settings = data.pop(SETTINGS, None)
     if (size != _journal_bytes(hunt.path)) if isinstance(size, int) else newer:
         return None
-    if made_under is not None and settings != json.loads(json.dumps(made_under)):  # (as JSON holds them)
-        return None
-    return data  # type: ignore[no-any-return]
+    return data, settings
 
 
 def _verdict_problem(data: Any) -> str:
