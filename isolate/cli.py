@@ -358,7 +358,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     else:
         kind = project_kind(result.hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind,
-                           result.data["seconds"], result.data["history_runs"], result.data.get("cleaners")))
+                           result.data["seconds"], result.data["history_runs"], result.data.get("cleaners"),
+                           result.data.get("ignored_outcomes")))
     sys.exit(EXIT[result.verdict.kind])
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from isolate.hunt.evidence import Evidence, durations
 from isolate.hunt.history import stored_predecessors
 from isolate.hunt.store import Hunt
+from isolate.hunt.verdict import kept
 from isolate.running.judge import IMPORT
 from isolate.search.model import FoundCause, Problem, Verdict, label
 from isolate.search.strategies.cleaners import cleaner_problem
@@ -63,7 +64,7 @@ def hints(problem: Problem, name: str, verdict: Verdict) -> list[dict[str, Any]]
 
 
 def _hint(problem: Problem, name: str, cause: FoundCause) -> dict[str, Any]:
-    return {"polluter": name, "tests": [problem.predecessors[i] for i in cause.tests], "rate": round(cause.rate, 6),
-            "confidence": round(cause.confidence, 6), "evidence": list(cause.evidence),
+    return {"polluter": name, "tests": [problem.predecessors[i] for i in cause.tests], "rate": kept(cause.rate),
+            "confidence": kept(cause.confidence), "evidence": list(cause.evidence),
             "scope": cause.scope, "name": cause.name}
 

@@ -33,7 +33,7 @@ from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import search_settings, settings_for, unchanged
 from isolate.hunt.store import Hunt, executions_of, repeat_of, repeats_from, step_for
-from isolate.hunt.verdict import PASSING, read_verdict, save_verdict, saved_verdict
+from isolate.hunt.verdict import PASSING, made_with, read_verdict, save_verdict, saved_verdict
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
@@ -89,6 +89,7 @@ def hunt_loop(
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         with Lock(hunt.path, display.warn):
+            _keeps_its_verdict(hunt, options)
             hunt = settings_for(hunt, options)
             merged = hunt.settings["search"]
             _gather_history(hunt, merged, display)
@@ -134,6 +135,25 @@ def finished(hunt: Hunt, options: dict[str, Any]) -> Result | None:
     if "passing_list" in data:  # where the hunt is now (it may have been copied since)
         data["passing_list"] = str(hunt.path / PASSING)
     return Result(hunt, problem, verdict, reproducer, data)
+
+
+def _keeps_its_verdict(hunt: Hunt, options: dict[str, Any]) -> None:
+    """A finished hunt's verdict is not overwritten by another strategy's: --strategy would run
+    another search over the same journal and replace verdict.json with its answer (the hand
+    recipe's culprit for every cause found, say), as if the first had never been reached. The
+    settings that take a hunt further (a budget, --confidence, --scan, --cleaners) keep going from
+    its verdict; a strategy is compared on a hunt of its own. Checked before any setting is stored."""
+    given = options.get("strategy")
+    try:
+        made = made_with(hunt) if given is not None else None
+    except UserError:  # a corrupt verdict.json: nothing to keep, the hunt writes it again
+        return
+    if made is not None and made[1] != given:
+        kind, strategy = made
+        raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with --strategy {strategy}, and --strategy {given}"
+                        f" would overwrite that verdict; fix: drop --strategy (the verdict stays), or start a hunt of"
+                        f" its own with 'isolate extract --force' (this one, verdict included, is kept in"
+                        f" replaced-<time>/)")
 
 
 def _as_saved(result: Result) -> Result:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from isolate.hunt.evidence import Evidence
 from isolate.running.judge import IMPORT
 from isolate.search.model import FoundCause, Observation, Problem, Verdict, label
+from isolate.words import fraction, probability
 
 PHASE = "scan"
 
@@ -64,4 +65,5 @@ def _own(problem: Problem, verdict: Verdict) -> tuple[FoundCause, ...]:
         return verdict.causes
     scope = "test" if len(verdict.culprits) == 1 else "pair"
     return (FoundCause(scope, label(problem, verdict.culprits), verdict.culprits, verdict.p, verdict.confidence,
-                       verdict.evidence[:1] + (f"rate {verdict.p:.3g}, confidence {verdict.confidence:.3f}",)),)
+                       verdict.evidence[:1] + (f"rate {fraction(verdict.p)}, confidence"
+                                               f" {probability(verdict.confidence)}",)),)

@@ -31,21 +31,21 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "verdict": verdict.kind,
         "victim": problem.victim,
         "culprits": [problem.predecessors[i] for i in verdict.culprits],
-        "confidence": round(verdict.confidence, 6),
-        "rates": {"with_culprits": round(verdict.p, 6), "background": round(verdict.q, 6)},
+        "confidence": kept(verdict.confidence),
+        "rates": {"with_culprits": kept(verdict.p), "background": kept(verdict.q)},
         "runs": verdict.runs,
         "seconds": round(verdict.seconds if seconds is None else seconds, 3),
         "test_seconds": round(verdict.seconds if test_seconds is None else test_seconds, 3),
         "evidence": list(verdict.evidence),
         "causes": [
             {"scope": c.scope, "name": c.name, "tests": [problem.predecessors[i] for i in c.tests],
-             "rate": round(c.rate, 6), "confidence": round(c.confidence, 6), "evidence": list(c.evidence),
-             "role": c.role, "rate_per_execution": None if c.per_execution is None else round(c.per_execution, 6)}
+             "rate": kept(c.rate), "confidence": kept(c.confidence), "evidence": list(c.evidence),
+             "role": c.role, "rate_per_execution": None if c.per_execution is None else kept(c.per_execution)}
             for c in verdict.causes
         ],
         "stop": verdict.stop,
         "alternatives": [
-            {"culprits": [problem.predecessors[i] for i in c], "probability": round(p, 6)}
+            {"culprits": [problem.predecessors[i] for i in c], "probability": kept(p)}
             for c, p in verdict.alternatives
         ],
         "hunt": str(hunt),
@@ -54,6 +54,12 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
     if executors is not None:
         data["executors"] = executors
     return data
+
+
+def kept(x: float) -> float:
+    """A rate or probability to 6 places, but never rounded onto 0 or 1 when it is neither: the
+    verdict's text is read back from this (saved_verdict), and 0.9999996 must not read as 1 there."""
+    return min(max(round(x, 6), 1e-6), 1 - 1e-6) if 0 < x < 1 else round(x, 6)
 
 
 def executor_runs(hunt: Hunt) -> dict[str, int]:
@@ -123,6 +129,29 @@ def read_verdict(hunt: Hunt, made_under: dict[str, Any] | None = None) -> dict[s
     that raised the budget and stopped before a verdict leaves the earlier one, which the new
     budget may take further). A corrupt verdict.json is a UserError naming it: the next
     `isolate bisect` rewrites it."""
+    current = _current(hunt)
+    if current is None:
+        return None
+    data, settings = current
+    if made_under is not None and settings != json.loads(json.dumps(made_under)):  # (as JSON holds them)
+        return None
+    return data
+
+
+def made_with(hunt: Hunt) -> tuple[str, str] | None:
+    """The kind of the hunt's verdict and the strategy that reached it, while that verdict holds
+    (the journal unchanged since); None without one. A corrupt verdict.json is a UserError."""
+    current = _current(hunt)
+    if current is None:
+        return None
+    data, settings = current
+    strategy = settings.get("strategy") if isinstance(settings, dict) else None
+    return str(data["verdict"]), str(strategy or "isolate")  # (not stored: the default's)
+
+
+def _current(hunt: Hunt) -> tuple[dict[str, Any], Any] | None:
+    """verdict.json, checked, and the settings it was written under, unless the journal has
+    changed since (read_verdict)."""
     path = hunt.path / "verdict.json"
     journal = hunt.path / "journal.jsonl"
     fix = f"delete it; 'isolate bisect {shlex.quote(hunt.victim)}' writes it again"
@@ -144,9 +173,7 @@ def read_verdict(hunt: Hunt, made_under: dict[str, Any] | None = None) -> dict[s
     settings = data.pop(SETTINGS, None)
     if (size != _journal_bytes(hunt.path)) if isinstance(size, int) else newer:
         return None
-    if made_under is not None and settings != json.loads(json.dumps(made_under)):  # (as JSON holds them)
-        return None
-    return data  # type: ignore[no-any-return]
+    return data, settings
 
 
 def _verdict_problem(data: Any) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.files import read_list
 from isolate.hunt.journal import OUTCOMES, Position, append_lines, json_object, lines_since
-from isolate.hunt.lock import Lock
+from isolate.hunt.lock import Lock, holder
 from isolate.hunt.loop import Interrupted, make_runner as hunt_runner, terminate
 from isolate.hunt.settings import DEFAULTS
 from isolate.hunt.store import Hunt
@@ -92,6 +92,11 @@ def verify(
     """Run the hunt's lists until the failure shows or the passes rule out its rate."""
     if not 0 < confidence < 1:
         raise UserError(f"--confidence {confidence} is out of range; give a value in (0, 1), e.g. 0.99")
+    running = holder(hunt.path)
+    if running is not None and running.alive:  # its verdict, if any, is about to change: nothing to verify yet
+        where = "" if running.here else f" on {running.host}"
+        raise UserError(f"the hunt for {hunt.victim} is already running (pid {running.pid}{where}); wait for its"
+                        " verdict (follow it with 'isolate status'), then verify")
     rate, targets = _plan(hunt)
     needed = runs_for(confidence, rate)
     stored = hunt.settings.get("search", {})

@@ -29,11 +29,11 @@ from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs
-from isolate.report.verdict import duration, headline, stestr_keeps_order
+from isolate.report.verdict import headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
-from isolate.words import counted, noun
+from isolate.words import counted, fraction, noun, probability, seconds as duration
 
 MAX_POINTS = 120
 """Most posterior recomputations per report (each is one inference over the whole evidence)."""
@@ -233,7 +233,7 @@ def _role(cause: dict[str, Any]) -> str:
 def _each(cause: dict[str, Any]) -> str:
     """A cause's rate per execution under its rate per run, when the victim ran K times a run."""
     each = cause.get("rate_per_execution")
-    return "" if each is None else f'<br><span class="each">{float(each):.2g} an execution</span>'
+    return "" if each is None else f'<br><span class="each">{e(fraction(float(each), 2))} an execution</span>'
 
 
 def _cause_lines(problem: Problem, observations: Sequence[Observation], counted: list[int], xs: list[int],
@@ -383,7 +383,7 @@ def _header(p: Page) -> str:
         culprits = v.get("culprits") or []
         causes = v.get("causes") or []
         out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(headline(kind, len(causes)))}</b>'
-                   f' — confidence <b id="confidence">{float(v.get("confidence", 0)):.3f}</b></p>')
+                   f' — confidence <b id="confidence">{e(probability(float(v.get("confidence", 0))))}</b></p>')
         if causes:
             what = _what(v)
             label = what if len(causes) == 1 else f"{len(causes)} {what}s, each enough on its own"
@@ -419,7 +419,7 @@ def _header(p: Page) -> str:
 def _probability(p: float) -> str:
     """A probability to three places; one that would print as 0.000 is "< 0.001" (the search
     prunes answers below 1e-12 of the mass to 0: they are unlikely, not ruled out)."""
-    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+    return "< 0.001" if p < 0.0005 else probability(p)
 
 
 # chart geometry, in SVG user units
@@ -492,7 +492,7 @@ def _chart_section(p: Page) -> str:
     if p.verdict is not None and p.lines[0].points:
         x, v = p.lines[0].points[-1]
         svg.append(f'<text x="{_x(x, total) - 6:.1f}" y="{_y(v) - 8:.1f}" text-anchor="end" id="final-label"'
-                   f' style="fill:{COLOURS[0]};font-weight:600">{v:.3f}</text>')
+                   f' style="fill:{COLOURS[0]};font-weight:600">{e(probability(v))}</text>')
     svg.append("</svg>")
     out.append("\n".join(svg))
     out.append('<ul class="legend">')
@@ -503,7 +503,7 @@ def _chart_section(p: Page) -> str:
     out.append("</ul>")
     scanned = _scan_causes(p.verdict)
     if scanned:
-        names = ", ".join(f'{e_id(str(c.get("name")))} (confidence {float(c.get("confidence", 0)):.3f})'
+        names = ", ".join(f'{e_id(str(c.get("name")))} (confidence {e(probability(float(c.get("confidence", 0))))})'
                           for c in scanned)
         out.append(f'<p class="note" id="scan-causes">Found by the scan after the search, which no list of the'
                    f" search could show (a later test undoes it), so not in this chart: {names}. Its runs alone"
@@ -583,17 +583,17 @@ def _evidence_section(p: Page) -> str:
     index = {test_id: i for i, test_id in enumerate(p.problem.predecessors)}
     rows: list[tuple[tuple[int, ...], float | None]] = []
     if v is not None and v.get("causes"):
-        rate = "pass rate" if v.get("verdict") == "brittle" else "rate"
+        measure = "pass rate" if v.get("verdict") == "brittle" else "rate"
         out.append(f'<table id="cause-table"><thead><tr><th>{_what(v)}</th><th>scope</th><th class="num">confidence</th>'
-                   f'<th class="num">{rate}</th><th>its evidence</th></tr></thead><tbody>')
+                   f'<th class="num">{measure}</th><th>its evidence</th></tr></thead><tbody>')
         for k, c in enumerate(v["causes"]):
             members = "".join(f'<br><code class="id">{e_id(t)}</code>' for t in c.get("tests", [])
                               if c.get("scope") in ("class", "module"))
             lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(c.get("name", ""))}'
                        f'{members}</td><td>{_role(c)}{e(c.get("scope", ""))}</td>'
-                       f'<td class="num">{float(c.get("confidence", 0)):.3f}</td>'
-                       f'<td class="num">{float(c.get("rate", 0)):.3g}{_each(c)}</td><td>{lines}</td></tr>')
+                       f'<td class="num">{e(probability(float(c.get("confidence", 0))))}</td>'
+                       f'<td class="num">{e(fraction(float(c.get("rate", 0))))}{_each(c)}</td><td>{lines}</td></tr>')
         out.append("</tbody></table>")
     elif v is not None and v.get("verdict") in ("polluter", "fails-alone", "undecided"):
         candidates = [(v.get("culprits", []), v.get("confidence")),
@@ -614,7 +614,7 @@ def _evidence_section(p: Page) -> str:
             with_label = f"{wf}/{wr}" + (" alone" if not culprits else "")
             without = f"{of}/{orr}" + (" with predecessors" if not culprits else "")
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(name)}</td>'
-                       f'<td class="num">{"—" if prob is None else f"{prob:.3f}"}</td>'
+                       f'<td class="num">{"—" if prob is None else e(probability(prob))}</td>'
                        f'<td class="num">{e(with_label)}</td><td class="num">{e(without)}</td></tr>')
         out.append("</tbody></table>")
     if v is not None:
@@ -623,11 +623,11 @@ def _evidence_section(p: Page) -> str:
         out.append("</ul>")
         rates = v.get("rates") or {}
         if v.get("verdict") == "fails-alone" and rates:
-            out.append(f'<p>Estimated failure rate: <b>{float(rates.get("background", 0)):.3g}</b>, whatever ran'
+            out.append(f'<p>Estimated failure rate: <b>{e(fraction(float(rates.get("background", 0))))}</b>, whatever ran'
                        ' before it.</p>')
         elif v.get("verdict") in ("polluter", "undecided") and rates and v.get("culprits"):
-            out.append(f'<p>Estimated failure rate: <b>{float(rates.get("with_culprits", 0)):.3g}</b> with the'
-                       f' culprit(s), <b>{float(rates.get("background", 0)):.3g}</b> without.</p>')
+            out.append(f'<p>Estimated failure rate: <b>{e(fraction(float(rates.get("with_culprits", 0))))}</b> with the'
+                       f' culprit(s), <b>{e(fraction(float(rates.get("background", 0))))}</b> without.</p>')
         if isinstance(v.get("cleaners"), list):
             out.append(_cleaners_table(v["cleaners"]))
     elif not rows:
@@ -648,8 +648,8 @@ def _cleaners_table(cleaners: list[dict[str, Any]]) -> str:
         tests = "<br>".join(f'<code class="id">{e_id(t)}</code>' for t in c.get("tests", []))
         lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
         out.append(f'<tr class="cleaner"><td class="id">{e_id(str(c.get("polluter", "")))}</td><td>{tests}</td>'
-                   f'<td class="num">{float(c.get("rate", 0)):.3g}</td>'
-                   f'<td class="num">{float(c.get("confidence", 0)):.3f}</td><td>{lines}</td></tr>')
+                   f'<td class="num">{e(fraction(float(c.get("rate", 0))))}</td>'
+                   f'<td class="num">{e(probability(float(c.get("confidence", 0))))}</td><td>{lines}</td></tr>')
     out.append("</tbody></table><p>Look at what each of these resets: the polluter leaves that state behind.</p>")
     return "\n".join(out)
 

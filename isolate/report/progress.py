@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from isolate.report.verdict import short_name
 from isolate.search.model import Observation, Problem
 from isolate.search.posterior import Answer
-from isolate.words import counted
+from isolate.words import counted, probability
 
 
 class Display:
@@ -112,4 +112,4 @@ def _suspects(problem: Problem, leaders: Sequence[Answer], alone: str = "fails a
     (after the first, none that would print as 0.00; the first then says "< 0.01")."""
     short = [(" + ".join(short_name(problem.predecessors[i]) for i in a.culprits) or alone, a.probability)
              for k, a in enumerate(leaders) if k == 0 or a.probability >= 0.005]
-    return ", ".join(f"{name} {p:.2f}" if p >= 0.005 else f"{name} < 0.01" for name, p in short)
+    return ", ".join(f"{name} {probability(p, 2)}" for name, p in short)

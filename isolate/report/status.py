@@ -20,10 +20,10 @@ from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
 from isolate.hunt.settings import reading_settings
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_of
 from isolate.hunt.verdict import read_verdict
-from isolate.report.verdict import describe, duration
+from isolate.report.verdict import describe
 from isolate.search.posterior import Answer
 from isolate.search.decide import leading
-from isolate.words import counted, noun
+from isolate.words import counted, noun, probability, seconds as duration
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def status(hunt: Hunt) -> Status:
     except UserError as why:  # the hunt stopped for it; status still shows the rest
         problem, observations, dropped, stopped = ev.problem, ev.observations, (), (str(why),)
     top = leading(problem, observations, settings)
-    leader = f"{describe(problem, top[0])} ({top[0].probability:.3f})" if top else "—"
+    leader = f"{describe(problem, top[0])} ({probability(top[0].probability)})" if top else "—"
     seconds = ev.wall_seconds
     verdict = read_verdict(hunt)
     found = holder(hunt.path)
@@ -80,7 +80,7 @@ def status(hunt: Hunt) -> Status:
         state = "not started"
     if state.startswith("done") and verdict is not None and verdict.get("causes"):
         # the verdict's own answer: a later phase (setters) searched other lists than `problem`
-        leader = "; ".join(f"{c.get('role', 'polluter')} {c['name']} ({float(c['confidence']):.3f})"
+        leader = "; ".join(f"{c.get('role', 'polluter')} {c['name']} ({probability(float(c['confidence']))})"
                            for c in verdict["causes"])
     left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
                                                           len(ev.problem.predecessors), seconds)
@@ -108,7 +108,7 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
     estimate = (math.log(odds_goal) - math.log(odds_now)) / per_second
     text = f"~{duration(estimate)} of test time"
     if budget:  # wall time for the whole hunt, spent or not: what is left of it is what counts
-        text += f" (--time-budget {duration(float(budget))}: {duration(max(0.0, float(budget) - wall))} of it left)"
+        text += f" (--time-budget {float(budget):g}s: {duration(max(0.0, float(budget) - wall))} of it left)"
     return text
 
 

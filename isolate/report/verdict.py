@@ -12,7 +12,7 @@ from isolate.files import read_list
 from isolate.search.model import Problem, Verdict
 from isolate.search.posterior import Answer
 from isolate.search.scopes import IMPORT
-from isolate.words import counted
+from isolate.words import counted, fraction, probability, seconds as duration
 
 EXIT = {"polluter": 0, "fails-alone": 3, "not-reproduced": 4, "undecided": 5, "brittle": 6}
 """Exit status per verdict kind; 2 is a usage error, 1 an internal one, 130 Ctrl-C."""
@@ -42,13 +42,16 @@ def stestr_keeps_order(ids: Sequence[str]) -> bool:
 
 
 def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
-            wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None) -> str:
+            wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None,
+            ignored: dict[str, Any] | None = None) -> str:
     """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
-    earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners)."""
+    earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners);
+    `ignored` the runs that were no evidence, by outcome (verdict.json's `ignored_outcomes`),
+    which the verdict's runs leave out."""
     n = len(verdict.causes)
     head = headline(verdict.kind, n)
-    lines = [f"{problem.victim}", f"  {head} — confidence {verdict.confidence:.3f}"]
+    lines = [f"{problem.victim}", f"  {head} — confidence {probability(verdict.confidence)}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
     if verdict.causes:
         lines.extend(_causes(problem, verdict))
@@ -60,7 +63,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         if verdict.kind == "undecided":
             label = "leading suspect (not proven)" if len(culprits) == 1 else "leading suspects (not proven)"
         if tied:  # no one leads: name them all, as alike
-            label = f"{len(tied) + 1} suspects tied for the lead, at {verdict.confidence:.3f} each (not proven)"
+            label = f"{len(tied) + 1} suspects tied for the lead, at {probability(verdict.confidence)} each (not proven)"
         lines.append(f"  {label}:")
         lines.extend(f"    {c}" for c in culprits)
         lines.extend(f"    {' + '.join(problem.predecessors[i] for i in c) or 'fails on its own'}" for c in tied)
@@ -76,26 +79,26 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.append(f"  not covered: a cause that a later test undoes fails no list of the rest; --scan runs each of"
                      f" the {others} other predecessors alone before the victim")
     if verdict.kind == "brittle":
-        lines.append(f"  estimated failure rate: {verdict.p:.3g} with the setter(s) first, {verdict.q:.3g} without")
+        lines.append(f"  estimated failure rate: {fraction(verdict.p)} with the setter(s) first, {fraction(verdict.q)} without")
     if verdict.kind == "fails-alone" and verdict.runs:
-        lines.append(f"  estimated failure rate: {verdict.q:.3g}, whatever ran before it")
+        lines.append(f"  estimated failure rate: {fraction(verdict.q)}, whatever ran before it")
     elif verdict.kind in ("polluter", "undecided") and verdict.runs and verdict.culprits:
-        rates = sorted({f"{c.rate:.3g}": c.rate for c in verdict.causes if c.role == "polluter"}.items(),
+        rates = sorted({fraction(c.rate): c.rate for c in verdict.causes if c.role == "polluter"}.items(),
                        key=lambda kv: kv[1])
         if len(rates) > 1:  # one figure would be one cause's (each is listed with its own above)
             lines.append(f"  estimated failure rate: {rates[0][0]} to {rates[-1][0]} with one of the causes (each"
-                         f" as listed), {verdict.q:.3g} without any")
+                         f" as listed), {fraction(verdict.q)} without any")
         else:
-            lines.append(f"  estimated failure rate: {verdict.p:.3g} with the culprit(s), {verdict.q:.3g} without")
+            lines.append(f"  estimated failure rate: {fraction(verdict.p)} with the culprit(s), {fraction(verdict.q)} without")
     for c, p in verdict.alternatives[:3]:
         if p < 0.0005 or c in tied:  # it would print as 0.000, or it is named above
             continue
         names = " + ".join(short_name(problem.predecessors[i]) for i in c) or "fails alone"
-        lines.append(f"  next most likely: {names} ({p:.3f})")
+        lines.append(f"  next most likely: {names} ({probability(p)})")
     spent = f" in {duration(wall)}" if wall is not None else ""
     earlier = f" (and {counted(history_runs, 'earlier stored run')})" if history_runs else ""
-    lines.append(f"  {counted(verdict.runs - history_runs, 'run')}{spent}{earlier}, {duration(verdict.seconds)} of test time;"
-                 f" hunt in {_rel(hunt)}")
+    lines.append(f"  {_runs(verdict.runs - history_runs, ignored)}{spent}{earlier}, {duration(verdict.seconds)} of test"
+                 f" time; hunt in {_rel(hunt)}")
     if reproducer is not None:
         shown = shlex.quote(_rel(reproducer))
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
@@ -111,6 +114,23 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     return "\n".join(lines)
 
 
+NO_EVIDENCE = {"fail": "failed another way", "timeout": "timed out", "crash": "crashed", "error": "could not run"}
+"""What a run that is no evidence did, by its outcome (isolate.running.judge)."""
+
+
+def _runs(evidence: int, ignored: dict[str, Any] | None) -> str:
+    """The hunt's new runs: "18 runs"; with runs that were no evidence, those too, and what they
+    did: "100 runs (none of them evidence: 100 failed another way)"; a hunt that stopped because
+    its runs told nothing read "0 runs" when a hundred had run."""
+    kinds = {kind: n for kind, n in (ignored or {}).items() if type(n) is int and n > 0}
+    if not kinds:
+        return counted(evidence, "run")
+    other = sum(kinds.values())
+    did = ", ".join(f"{n} {NO_EVIDENCE.get(kind, kind)}" for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    which = "none of them evidence" if not evidence else f"{other} of them no evidence"
+    return f"{counted(evidence + other, 'run')} ({which}: {did})"
+
+
 SCOPES = {"test": "test", "pair": "pair (both needed)", "class": "class: any of its tests",
           "module": "module: any of its tests"}
 
@@ -121,12 +141,12 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
     what = "state-setter" if verdict.kind == "brittle" else "cause"
     out = [f"  {what if n == 1 else f'{n} {what}s, each enough on its own'}:"]
     for k, c in enumerate(verdict.causes, 1):
-        role, rate = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
-        each = "" if c.per_execution is None else f" a run of repeats, {c.per_execution:.2g} an execution"
+        role, measure = ("setter, ", "pass rate") if c.role == "setter" else ("", "rate")
+        each = "" if c.per_execution is None else f" a run of repeats, {fraction(c.per_execution, 2)} an execution"
         imported = all(problem.predecessors[i].startswith(IMPORT) for i in c.tests)  # no tests: its import
         scope = "module: its import" if c.scope == "module" and imported else SCOPES.get(c.scope, c.scope)
-        out.append(f"    {k}. {c.name}  [{role}{scope}; {rate} {c.rate:.3g}{each},"
-                   f" confidence {c.confidence:.3f}]")
+        out.append(f"    {k}. {c.name}  [{role}{scope}; {measure} {fraction(c.rate)}{each},"
+                   f" confidence {probability(c.confidence)}]")
         if c.scope in ("class", "module"):
             out.extend(f"         {problem.predecessors[i]}" for i in c.tests)
         out.extend(f"         {line}" for line in c.evidence[:-1])
@@ -165,21 +185,6 @@ def _rel(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
-
-
-def duration(seconds: float) -> str:
-    """Elapsed test time as 45s, 3m05s or 2h10m; under half a second, never rounded to nothing:
-    0.3s, or under 0.1s."""
-    if 0 < seconds < 0.5:  # a few quick runs: "0s" would say they took no time
-        return f"{seconds:.1f}s" if seconds >= 0.05 else "under 0.1s"
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h{minutes:02d}m"
-    if minutes:
-        return f"{minutes}m{secs:02d}s"
-    return f"{secs}s"
 
 
 def describe(problem: Problem, answer: Answer) -> str:

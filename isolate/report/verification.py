@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.hunt.verify import JOURNAL, NAMES, Verification
-from isolate.words import counted
+from isolate.words import counted, fraction
 
 EXIT = {"fixed": 0, "still-fails": 1, "inconclusive": 1}
 
@@ -32,7 +32,7 @@ def as_text(v: Verification) -> str:
         other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
         lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
                      f" {c.passes} passed{other}  ({_rel(c.target.path)})")
-    lines.append(f"  estimated failure rate before the fix: {v.rate:.3g}; {counted(v.needed, 'pass', 'passes')} of each list"
+    lines.append(f"  estimated failure rate before the fix: {fraction(v.rate)}; {counted(v.needed, 'pass', 'passes')} of each list"
                  f" rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
     lines.append(f"  attempt {v.attempt}, {counted(v.session_runs, 'run')} this time; journal {_rel(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from isolate.errors import UserError
 from isolate.search.information import h2, kl
 from isolate.search.model import Settings, runs_for
 from isolate.search.simulate import Cause, Suite, Truth, make_problem, trial
-from isolate.words import counted, seconds as short
+from isolate.words import counted, seconds
 
 CONFIDENCES = (0.9, 0.95, 0.99, 0.999)
 
@@ -202,9 +202,9 @@ def plan(
         raise UserError(f"--rate {rate} is not in [{MIN_RATE:g}, 1]; give e.g. 0.033 for 1 failure in 30 runs")
     if not 0.5 <= confidence < 1:
         raise UserError(f"--confidence {confidence} is not in [0.5, 1); give e.g. 0.99")
-    for name, seconds in (("--duration", duration), ("--startup", startup)):
-        if not (math.isfinite(seconds) and 0 <= seconds <= MOST_SECONDS):
-            raise UserError(f"{name} {seconds} is not a number of seconds in [0, {MOST_SECONDS:g}]; give e.g. 0.2")
+    for name, value in (("--duration", duration), ("--startup", startup)):
+        if not (math.isfinite(value) and 0 <= value <= MOST_SECONDS):
+            raise UserError(f"{name} {value} is not a number of seconds in [0, {MOST_SECONDS:g}]; give e.g. 0.2")
     if startup + duration <= 0:
         raise UserError("--duration and --startup are both 0, so a run would take no time; give either a"
                         " positive number of seconds")
@@ -223,18 +223,6 @@ def plan(
                       {"isolate": iso, "manual": man}, confirm, halving, step_c)
 
 
-def _dur(seconds: float) -> str:
-    if seconds < 1:  # "0 s" would say the runs take no time
-        return short(seconds)
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 172800:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} d"
-
-
 def format_text(r: PlanResult) -> str:
     """The human report of `isolate plan`."""
     out = [
@@ -243,7 +231,7 @@ def format_text(r: PlanResult) -> str:
         f"target confidence {r.confidence:g}.",
         "",
         f"Lower bound (Fano): {r.lower_bound_runs:,.0f} runs on average for any method "
-        f"(at least {_dur(r.lower_bound_seconds)} of start-up and victim).",
+        f"(at least {seconds(r.lower_bound_seconds)} of start-up and victim).",
         "",
         "Predicted by simulation (median / 95th percentile):",
         f"  {'strategy':<10} {'runs':>17} {'wall time (1 job)':>22} {'right':>7} {'trials':>7}",
@@ -252,7 +240,7 @@ def format_text(r: PlanResult) -> str:
     for name, s in r.strategies.items():
         out.append(
             f"  {labels[name]:<10} {s.runs_median:>8,.0f} / {s.runs_p95:<8,.0f}"
-            f"{_dur(s.seconds_median):>11} / {_dur(s.seconds_p95):<9} {s.accuracy:>6.0%} {s.trials:>7}"
+            f"{seconds(s.seconds_median):>11} / {seconds(s.seconds_p95):<9} {s.accuracy:>6.0%} {s.trials:>7}"
         )
     out += [
         f"  manual = halving, until failure up to n runs per step, per-step confidence "
@@ -266,7 +254,7 @@ def format_text(r: PlanResult) -> str:
         f"  {'confidence':>10} {'runs':>8} {'full-list time':>15} {'halving: whole hunt right':>27}",
     ]
     for (c, n, secs), (_, ok) in zip(r.confirmation, r.halving):
-        out.append(f"  {c:>10g} {n:>8,} {_dur(secs):>15} {ok:>27.1%}")
+        out.append(f"  {c:>10g} {n:>8,} {seconds(secs):>15} {ok:>27.1%}")
     out.append("  (last column: the manual recipe with that confidence per step: "
                "(1 - (1-c)/2)^ceil(log2 N))")
     return "\n".join(out)

@@ -41,7 +41,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.repeats import per_execution
-from isolate.words import counted
+from isolate.words import counted, fraction, probability
 
 DISPERSED = 0.05  # a cause's K-fold runs read per execution unless this few would pass whole (_per_execution)
 REACH = 0.2  # with K-fold runs, the stop check rules out causes this many times as strong per execution as
@@ -359,7 +359,7 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
         conf = 1.0 - max(misses)
         runs = sum(o.count for o in rest)
         return End("stop", (f"no further cause: {ran} executions of the victim after the {n} other predecessors"
-                             f" ({counted(runs, 'run')}) all passed, so {what} would have shown (confidence {conf:.3f})"),
+                             f" ({counted(runs, 'run')}) all passed, so {what} would have shown (confidence {probability(conf)})"),
                     conf)
     left = need - ran
     # W runs at once, each a share of the executions, none longer than settings.run_seconds (the
@@ -535,7 +535,7 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
     else:
         what = "a cause"
     if cap < 1.0 and _cap_need(cap, settings) >= need:
-        what = (f"a cause failing the victim {_floor(cap, settings):.3g} of the time or more"
+        what = (f"a cause failing the victim {fraction(_floor(cap, settings))} of the time or more"
                 f" ({why})")
     if done >= need:
         misses = [_miss(f, settings, done) for f in found]
@@ -543,7 +543,7 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
             misses.append((1.0 - _floor(cap, settings)) ** done)
         conf = 1.0 - max(misses + [0.0])
         return End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so "
-                             f"{what} would have shown (confidence {conf:.3f})"), conf)
+                             f"{what} would have shown (confidence {probability(conf)})"), conf)
     k = fit_runs(round_batch(need - done, batch), run_cost(problem, tuple(range(n))), budget)
     if k < 1:
         return End("budget", f"more may remain: the budget ran out after the {n} other predecessors passed "

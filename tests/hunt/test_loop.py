@@ -130,6 +130,31 @@ def test_text_report_and_manual_strategy(tmp_path: Path) -> None:
     assert settings["search"]["strategy"] == "manual"
 
 
+def test_another_strategy_does_not_overwrite_a_finished_hunts_verdict(tmp_path: Path) -> None:
+    """`bisect TEST --strategy manual` on a hunt that had its verdict ran the hand recipe over the
+    same journal and replaced verdict.json with its answer: the verdict was lost, silently."""
+    name, victim, [culprit] = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    hunt = suite / ".isolate" / hunt_name(victim)
+    done = isolate(suite, "bisect", victim)
+    assert done.returncode == 0 and culprit in done.stdout, done.stderr
+    kept = {f: (hunt / f).read_bytes() for f in ("verdict.json", "hunt.json", "journal.jsonl")}
+    for strategy in ("manual", "single"):
+        for extra in ((), ("--json",)):
+            assert_user_error(isolate(suite, "bisect", victim, "--strategy", strategy, *extra),
+                              "ended 'polluter' with --strategy isolate", f"--strategy {strategy} would overwrite",
+                              "drop --strategy", "isolate extract --force")
+    assert {f: (hunt / f).read_bytes() for f in kept} == kept  # nothing written, no setting stored
+    again = isolate(suite, "bisect", victim, "--strategy", "isolate")  # the strategy it has: its verdict
+    assert (again.returncode, again.stdout) == (0, done.stdout), again.stderr
+    # a hunt of its own for the comparison: this one, verdict and all, is set aside
+    assert isolate(suite, "extract", "--test", victim, "--force").returncode == 0
+    manual = isolate(suite, "bisect", victim, "--strategy", "manual", "--json")
+    assert manual.returncode == 0 and json.loads(manual.stdout)["culprits"] == [culprit], manual.stderr
+    [aside] = hunt.glob("replaced-*")
+    assert (aside / "verdict.json").read_bytes() == kept["verdict.json"]
+
+
 @pytest.mark.parametrize("strategy", ["manual", "single"])
 def test_the_peers_strategies_name_the_budget_that_ended_them(tmp_path: Path, strategy: str) -> None:
     """Their verdicts carry no stop line of their own: one cut short by --max-runs said nothing

@@ -85,13 +85,36 @@ def check_shape(verdict: dict[str, Any]) -> list[dict[str, Any]]:
 def test_a_class_fixture_is_one_class_cause(tmp_path: Path) -> None:
     """Each test of the class pollutes through setUpClass: one cause, the class, not five tests."""
     name, victim, members = CLASS_FIXTURE
-    _, verdict = hunted(tmp_path, name, victim)
+    suite, verdict = hunted(tmp_path, name, victim)
     [cause] = check_shape(verdict)
     assert cause["scope"] == "class"
     assert cause["name"] == PORTABLE
     assert sorted(cause["tests"]) == members
     assert cause["confidence"] >= 0.99
     assert sorted(verdict["culprits"]) == members
+    # it failed every run it was in, yet its rate is an estimate short of 1 (0.99999 here): the
+    # verdict read "rate 1" and "estimated failure rate: 1", a certainty no run count gives
+    text = isolate(suite, "bisect", victim)  # finished: its saved verdict as text, no new run
+    assert text.returncode == 0, text.stderr
+    shown = [line for line in text.stdout.splitlines() if "rate" in line] + cause["evidence"]
+    assert cause["rate"] == 1 or not any(re.search(r"\brate:? 1\b", line) for line in shown), shown
+
+
+def test_a_rate_short_of_1_is_kept_short_of_1_in_the_json() -> None:
+    """verdict.json rounds to 6 places, and the text of a finished hunt is read back from it:
+    0.9999996 was saved as 1.0 and then read "rate 1"."""
+    from isolate.hunt.verdict import verdict_data
+    from isolate.search.model import FoundCause, Problem, Verdict
+
+    problem = Problem(("a.T.test_a",), "b.T.test_v", (0.1,), 0.1, 0.1)
+    cause = FoundCause("test", "a.T.test_a", (0,), 0.9999996, 0.9999997, ("fails 900/900 with it",),
+                       per_execution=0.9999999)
+    data = verdict_data(problem, Verdict("polluter", (0,), 0.9999997, 0.9999996, 1e-9, ("x",), 900, 9.0,
+                                         alternatives=(((), 2e-7),), causes=(cause,)), Path("."), None)
+    [saved] = data["causes"]
+    assert 0 < data["rates"]["background"] and data["alternatives"][0]["probability"] > 0
+    assert max(data["confidence"], data["rates"]["with_culprits"], saved["rate"], saved["confidence"],
+               saved["rate_per_execution"]) < 1, data
 
 
 def test_three_independent_polluters_are_three_causes(tmp_path: Path) -> None:

@@ -145,6 +145,10 @@ def test_a_hunt_whose_runs_are_no_evidence_ends_by_itself_without_a_budget(tmp_p
     assert stop.startswith(f"the last {NO_EVIDENCE_RUNS} runs were no evidence") and "--any-failure" in stop
     again = isolate(suite, "bisect", VICTIM, HOW="another way")  # finished: its saved verdict, no new run
     assert stop in again.stdout and again.returncode == proc.returncode, again.stdout + again.stderr
+    # the runs made are counted, and said to be no evidence: the verdict read "0 runs in 7s"
+    made = sum(verdict["runs_by_mode"].values())
+    assert verdict["runs"] + sum(verdict["ignored_outcomes"].values()) == made, verdict
+    assert f"\n  {made} runs (none of them evidence: {made} failed another way) in " in again.stdout, again.stdout
 
 def test_a_temp_path_in_the_message_still_matches_the_recorded_failure(tmp_path: Path) -> None:
     """Recorded: '/tmp/tmpXXXX/fakeapp' != '/srv/app'; every replay has its own TMPDIR."""
@@ -193,6 +197,10 @@ def test_commands_refused_while_a_hunt_runs_write_nothing_and_a_dead_hunt_is_not
         assert_user_error(isolate(suite, "extract", "--test", VICTIM, "--force"), "already running")
         assert_user_error(isolate(suite, "bisect", VICTIM, "--confidence", "0.6"), "already running")
         assert_user_error(isolate(suite, "backtrack", VICTIM, "0"), "already running")
+        # a running hunt has no verdict yet: verify said to run 'isolate bisect', which is running
+        verify = isolate(suite, "verify", VICTIM)
+        assert_user_error(verify, "already running", f"pid {proc.pid}", "wait for its verdict", "isolate status")
+        assert "isolate bisect" not in verify.stderr
         assert _snapshot(hunt) == before
         assert f"running (pid {proc.pid})" in isolate(suite, "status").stdout
     finally:

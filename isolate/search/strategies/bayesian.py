@@ -29,7 +29,7 @@ from isolate.search.model import (
     tally,
 )
 from isolate.search.posterior import Answer, Tally, answers, infer, partition
-from isolate.words import counted
+from isolate.words import counted, fraction, probability
 
 
 def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool = False) -> Verdict:
@@ -41,7 +41,7 @@ def _not_reproduced(problem: Problem, t: Tally, settings: Settings, spent: bool 
     if whole:
         conf = 1.0 - (1.0 - settings.rates.p_min) ** whole
         lines += (f"a failure rate of {settings.rates.p_min:g} or more would have shown "
-                  f"with probability {conf:.3f}",)
+                  f"with probability {probability(conf)}",)
     else:
         conf = 0.0
     stop = f"the budget ran out after {counted(t.total_runs, 'run')}, none failed" if spent else ""
@@ -133,11 +133,11 @@ def _confirmation(problem: Problem, t: Tally, answer: Answer, batch: int) -> Que
         return None
     if runs >= need:
         return (f"not confirmed: {who} alone{' before the victim' if answer.culprits else ''} "
-                f"passed {counted(runs, 'run')} in a row, expected to fail at {rate:.3g}; the failure may "
+                f"passed {counted(runs, 'run')} in a row, expected to fail at {fraction(rate)}; the failure may "
                 "need several tests (a cumulative leak) or something the model does not cover")
     k = round_batch(need - runs, batch)
     reason = (f"confirm: {who} alone{' before the victim' if answer.culprits else ''} "
-              f"should fail (rate {rate:.3g}); until it does, up to {counted(k, 'run')}")
+              f"should fail (rate {fraction(rate)}); until it does, up to {counted(k, 'run')}")
     return Query(tuple(sorted(want)), k, reason)
 
 
@@ -158,7 +158,7 @@ def _verdict(
         lines += (unconfirmed,)
     if not a.culprits:
         lines += (f"no predecessor raises the failure rate {settings.rates.min_ratio:g}x or "
-                  f"more: probability {a.probability:.3f}",)
+                  f"more: probability {probability(a.probability)}",)
     alts = tuple((b.culprits, b.probability) for b in best[1:])
     return Verdict(kind, a.culprits, a.probability, a.p, a.q, lines,
                    t.total_runs, t.total_seconds, alts, spent=spent)

@@ -71,7 +71,7 @@ from isolate.search.stop import (
     sharpen,
 )
 from isolate.search.strategies import bayesian
-from isolate.words import counted, seconds
+from isolate.words import counted, fraction, probability, seconds
 
 CONFIRM = 0.999  # the victim alone must fail within runs that show its rate this surely
 MEMBER_SHARE = 0.5  # a pair's member alone is ruled out as a cause failing this share of the pair's rate
@@ -200,7 +200,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
                 return no_cause_left_by_execution(problem, obs, base, batch, budget, everything, found, cap), ()
             if floor < cap:  # the per-run check promises as much
                 each = floor_per_execution(found, base)
-                cap, why = floor, (f"in runs of {base.executions} executions, as a cause failing {each:.2g} of"
+                cap, why = floor, (f"in runs of {base.executions} executions, as a cause failing {fraction(each, 2)} of"
                                    " the executions does")
         hedge = hedging(obs, base)
         if hedge and any(o.reproductions for o in rest_runs(problem, obs)):
@@ -246,7 +246,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
     if mass >= settings.confidence and lead < 0:
         if later:
             return End("stop", (f"no further cause raises the rate {settings.rates.min_ratio:g}x over the "
-                                 f"background (confidence {mass:.3f})"), mass), leaders
+                                 f"background (confidence {probability(mass)})"), mass), leaders
         return _fails_alone(problem, th, settings, batch, budget, mass), leaders
     shown = _shown_alone(problem, own, settings, past)
     if shown is not None:
@@ -277,7 +277,7 @@ def _round(problem: Problem, obs: tuple[Observation, ...], settings: Settings, b
             # the victim failed alone, so no earlier test is needed: say so, not "undecided"
             return End("fails-alone", (f"the victim fails on its own ({th.fails[0]}/{th.runs[0]} alone); that no"
                                         f" earlier test raises its rate {settings.rates.min_ratio:g}x is not settled"
-                                        f" (probability {mass:.3f}): the budget ran out"), mass, th.beyond_q,
+                                        f" (probability {probability(mass)}): the budget ran out"), mass, th.beyond_q,
                        spent=True), leaders
         return End("budget", "the budget ran out", leaders=leaders), leaders
     return replace(query, runs=min(k, query.runs)), leaders
@@ -406,16 +406,16 @@ def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, 
     rate = th.beyond_q
     if fails:
         return End("fails-alone", (f"no predecessor raises the failure rate {settings.rates.min_ratio:g}x or "
-                                    f"more: probability {mass:.3f}"), mass, rate)
+                                    f"more: probability {probability(mass)}"), mass, rate)
     need = runs_for(CONFIRM, min(1.0, max(rate, settings.rates.p_min)))
     if runs >= need:
         return End("undecided", (f"not confirmed: the victim alone passed {counted(runs, 'run')} in a row, expected to fail "
-                                  f"at {rate:.3g}; the failure may need several tests (a cumulative leak) or "
+                                  f"at {fraction(rate)}; the failure may need several tests (a cumulative leak) or "
                                   "something the model does not cover"), mass, rate)
     k = fit_runs(round_batch(need - runs, batch), run_cost(problem, ()), budget)
     if k < 1:
         return End("budget", "budget spent before the victim failed alone", mass, rate)
-    return Query((), k, f"confirm: the victim alone should fail (rate {rate:.3g}); until it does, up to "
+    return Query((), k, f"confirm: the victim alone should fail (rate {fraction(rate)}); until it does, up to "
                         f"{need - runs} runs")
 
 
@@ -854,6 +854,6 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     lines = [head]
     if alone_r:
         lines.append(f"its tests alone before the victim: fails {alone_f}/{alone_r}")
-    each = "" if cause.per_execution is None else f" ({cause.per_execution:.2g} per execution)"
-    lines.append(f"rate {cause.rate:.3g}{each}, confidence {cause.confidence:.3f}")
+    each = "" if cause.per_execution is None else f" ({fraction(cause.per_execution, 2)} per execution)"
+    lines.append(f"rate {fraction(cause.rate)}{each}, confidence {probability(cause.confidence)}")
     return tuple(lines)

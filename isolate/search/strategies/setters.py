@@ -36,6 +36,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.strategies import causes
+from isolate.words import fraction, probability
 
 BRITTLE = "brittle"
 SET_MIN = 0.1  # the lowest pass rate after every candidate at which a setter is looked for
@@ -129,5 +130,5 @@ def in_real_outcomes(problem: Problem, t: Tally, cause: FoundCause, role: str, w
     alone_f, alone_r = counts(t, lambda s: bool(s) and s <= tests and on(s))
     if alone_r:
         lines.append(f"its tests {alone}: passes {alone_r - alone_f}/{alone_r}")
-    lines.append(f"pass rate {cause.rate:.3g} with it, confidence {cause.confidence:.3f}")
+    lines.append(f"pass rate {fraction(cause.rate)} with it, confidence {probability(cause.confidence)}")
     return replace(cause, evidence=tuple(lines), role=role)
