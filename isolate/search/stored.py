@@ -32,6 +32,7 @@ from typing import Sequence
 
 from isolate.search.model import Observation, Problem, Settings, Verdict, reproduce_cap, tally
 from isolate.search.posterior import LOG_ZERO, lattice, none_evidence, polluter_evidence
+from isolate.words import probability
 
 EVEN_SHARE = 0.2  # of the prior kept as it is without stored runs
 SUSPECT = 1.5  # a test whose stored-run weight is this many times an even share leads the chain
@@ -132,7 +133,7 @@ def stale(problem: Problem, observations: Sequence[Observation], settings: Setti
     lines = (f"0/{made} new runs failed ({whole} of the full list of {n} predecessors"
              f"{'' if whole == made else ', the others of shorter lists'})",
              f"the stored runs failed {f}/{r}: at that rate one of the {whole} runs of the full list would have"
-             f" failed with probability {shown:.3f}",
+             f" failed with probability {probability(shown)}",
              "the stored failures are likely stale (before a fix, on another machine) or came with tests this"
              " order lacks: --history-since RUN or --no-history hunts without them")
     return Verdict("not-reproduced", (), max(shown, floor), 0.0, 0.0, lines, t.total_runs, t.total_seconds,
