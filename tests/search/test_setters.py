@@ -39,7 +39,8 @@ def test_a_deterministic_setter_is_named_with_role_setter_and_pass_counts() -> N
     assert cause.confidence >= 0.99
     assert cause.evidence[0].startswith("passes ") and s.problem.predecessors[17] in cause.evidence[0]
     assert "alone before the victim: passes" in cause.evidence[1]
-    assert v.p == 0.0 and v.q == 1.0  # failure rates with and without the setter
+    # failure rates with and without the setter, as estimated: never the raw 0/n with it
+    assert 0.0 < v.p == 1.0 - cause.rate < 0.1 and v.q > 0.9, (v.p, v.q)
     assert v.stop.startswith("no further setter") and "failed" in v.stop
     assert decide(s.problem, list(history), SETTERS) == v  # pure: the journal gives the verdict again
 

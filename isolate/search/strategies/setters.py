@@ -100,20 +100,18 @@ def inverted_settings(settings: Settings, least: float = SET_MIN) -> Settings:
 
 def brittle(problem: Problem, t: Tally, inverted: Verdict) -> Verdict:
     """The inverted search's "polluter" verdict as a brittle one, in real outcomes: `t` counts
-    failures; `p` and `q` are the victim's failure rates with and without the setters."""
+    failures; `p` and `q` are the victim's failure rates with and without the setters, as the
+    model estimates them (one minus the inverted search's pass rates), not the raw frequencies:
+    9/9 passes with a setter is no failure rate of 0."""
     setters = tuple(in_real_outcomes(problem, t, c, "setter", "before it", "alone before the victim")
                     for c in inverted.causes)
-    held = frozenset(inverted.culprits)
     af, ar = counts(t, lambda s: not s)
     lines = tuple(c.evidence[0] for c in setters)
     if ar:
         lines += (f"fails {af}/{ar} alone (no predecessors)",)
     lines += (swap(inverted.stop), f"passes {t.total_runs - t.total_fails}/{t.total_runs} over all runs")
-    wf, wr = counts(t, lambda s: bool(s & held))
-    bf, br = counts(t, lambda s: not s & held)
-    return Verdict(BRITTLE, inverted.culprits, inverted.confidence, wf / wr if wr else 0.0,
-                   bf / br if br else 1.0, lines, inverted.runs, inverted.seconds, (), setters,
-                   swap(inverted.stop))
+    return Verdict(BRITTLE, inverted.culprits, inverted.confidence, 1.0 - inverted.p, 1.0 - inverted.q, lines,
+                   inverted.runs, inverted.seconds, (), setters, swap(inverted.stop))
 
 
 def in_real_outcomes(problem: Problem, t: Tally, cause: FoundCause, role: str, where: str, alone: str
