@@ -76,7 +76,8 @@ def decide(
         if t.total_runs >= cap or k < 1:
             return _not_reproduced(problem, t, settings, spent=t.total_runs < cap)
         reason = ("full list: does the failure reproduce?" if t.total_runs == 0 else
-                  f"full list: no failure in {counted(t.total_runs, 'run')} yet")
+                  f"full list: no failure in {counted(t.total_runs, 'run')} yet (after {cap:,} without one, "
+                  f"'not reproduced': a failure at {settings.rates.p_min:g} a run or more would have shown)")
         if stale:
             reason = f"full list: stored runs failed, this order not yet ({counted(t.total_runs, 'run')} of it)"
         if n == 0:  # no predecessors (a sub-problem of none): the full list is the victim alone
