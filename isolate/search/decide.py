@@ -53,7 +53,10 @@ def decide(
 def leading(problem: Problem, observations: Sequence[Observation], settings: Settings = Settings()
             ) -> tuple[Answer, ...]:
     """The most probable answers now, for progress and status (empty before the first failure).
-    The peers' strategies keep no posterior: their hunts are ranked by the single-cause one."""
+    The peers' strategies keep no posterior: their hunts are ranked by the single-cause one.
+    None once stored failures that no longer happen ended the hunt (they made the leaders)."""
+    if settings.strategy in STALE_CHECKED and stored.stale(problem, observations, settings) is not None:
+        return ()
     if settings.strategy == "isolate":
         return causes.leading(problem, observations, settings)
     if settings.strategy == "setters":

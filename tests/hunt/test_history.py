@@ -247,3 +247,5 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     assert any(line.startswith("the stored runs failed 3/3") for line in verdict["evidence"]), verdict
     assert any("--no-history hunts without them" in line for line in verdict["evidence"]), verdict
     assert "did not reproduce" in verdict["stop"]
+    status = isolate(suite, "status", VICTIM)  # no leader made of the stale failures
+    assert status.returncode == 0 and "  leading: —" in status.stdout, status.stdout
