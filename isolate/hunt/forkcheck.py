@@ -290,13 +290,14 @@ def _not_checked(hunt: Hunt, entries: list[Entry], after: int, most: int | None)
     """Why a hunt whose journal holds `entries` and `after` fresh runs that are evidence has not
     checked (None: it has fewer): none reproduced the failure, or the check's runs would not fit
     in --max-runs `most`."""
-    own = [e for e in entries[repeats_from(hunt):] if e.phase is None and e.mode is None and e.outcome != "error"]
+    since = entries[repeats_from(hunt):]
+    own = [e for e in since if e.phase is None and e.mode is None and e.outcome != "error"]
     if len(own) < after:
         return None
     if not any(e.reproduced for e in own):
         return (f"fresh (automatic: the fork check comes after {after} runs that are evidence, one of them a"
                 " reproduction; none has reproduced the failure)")
-    tallies = fresh_tallies(entries[repeats_from(hunt):], read_steps(hunt), (), repeat_of(hunt))
+    tallies = fresh_tallies(since, read_steps(hunt), (), repeat_of(hunt))
     forks = sum(map(_fork_runs, tallies))
     if most is not None and tallies and len(entries) + forks > most:
         return (f"fresh (automatic: the fork check, due after {after} runs that are evidence, was put off: its"

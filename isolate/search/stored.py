@@ -98,6 +98,12 @@ def prior(chain: Sequence[int], weight: Sequence[float] | None, beyond: float,
                  EVEN_SHARE * beyond + (1.0 - EVEN_SHARE) * post_none, len(lead), rate)
 
 
+def own_runs(observations: Sequence[Observation]) -> list[Observation]:
+    """The hunt's own runs: its new ones, and its single runs read as stored runs (`here`); not
+    the stored runs of other orders, which may be stale."""
+    return [o for o in observations if o.here or not o.stored]
+
+
 def stale(problem: Problem, observations: Sequence[Observation], settings: Settings) -> Verdict | None:
     """"Not reproduced" for a hunt whose stored runs failed and whose own runs never did: once the
     full list has passed so many new runs that, had it failed at the stored runs' rate, one of
@@ -115,12 +121,12 @@ def stale(problem: Problem, observations: Sequence[Observation], settings: Setti
     hunt without them. None while any new run (or single run of this hunt) failed, or while no
     stored run failed (then the search's own reproduction applies)."""
     old = [o for o in observations if o.stored and not o.here]
+    new = own_runs(observations)
     f = sum(o.count for o in old if o.failed)
-    if not f or any(o.failed and (o.here or not o.stored) for o in observations):
+    if not f or any(o.failed for o in new):
         return None
     n = len(problem.predecessors)
     r = sum(o.count for o in old)
-    new = [o for o in observations if not o.stored or o.here]
     whole = sum(o.count for o in new if len(o.included) == n)
     log_pass = sum(math.log((r - f + 1 + i) / (r + 2 + i)) for i in range(whole))
     shown = 1.0 - math.exp(log_pass)  # one of them would have failed at the stored runs' rate

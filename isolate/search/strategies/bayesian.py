@@ -28,6 +28,7 @@ from isolate.search.model import (
     runs_for,
     tally,
 )
+from isolate.search import stored
 from isolate.search.posterior import Answer, Tally, answers, infer, partition
 from isolate.words import counted, fraction, probability
 
@@ -58,7 +59,7 @@ def decide(
     t = tally(observations)
     budget = budget_left(settings, t)
     full = tuple(range(n))
-    new = [o for o in observations if o.here or not o.stored]
+    new = stored.own_runs(observations)
     stale = t.total_fails > 0 and not any(o.failed for o in new)
     if stale:
         # only stored runs failed (other orders, maybe from before a fix): reproduce the failure
