@@ -75,21 +75,20 @@ def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 class _FlagPair(click.Option):
     """A `--x/--no-x` flag that refuses both given at once: click keeps only the last one, so
-    `--fork-server --no-fork-server` silently meant the second. Each spelling given is kept in
-    the order given, and more than one value is a usage error (one line, exit 2)."""
+    `--fork-server --no-fork-server` silently meant the second. Taken as a multiple option (click
+    then keeps every spelling given, in order), more than one value is a usage error (one line,
+    exit 2); none given is None."""
 
-    def add_to_parser(self, parser: Any, ctx: click.Context) -> None:
-        parser.add_option(obj=self, opts=self.opts, dest=self.name, action="append_const", const=True)
-        parser.add_option(obj=self, opts=self.secondary_opts, dest=self.name, action="append_const", const=False)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["multiple"] = True
+        super().__init__(*args, **kwargs)
 
-    def consume_value(self, ctx: click.Context, opts: Any) -> Any:
-        value, source = super().consume_value(ctx, opts)
-        if isinstance(value, list):
-            if len(set(value)) > 1:
-                raise click.UsageError(f"{self.opts[0]} and {self.secondary_opts[0]} contradict each other (the"
-                                       " last would win); give one of them", ctx)
-            value = value[0]
-        return value, source
+    def process_value(self, ctx: click.Context, value: Any) -> Any:
+        given = super().process_value(ctx, value) or ()
+        if len(set(given)) > 1:
+            raise click.UsageError(f"{self.opts[0]} and {self.secondary_opts[0]} contradict each other (the"
+                                   " last would win); give one of them", ctx)
+        return given[0] if given else None
 
 
 class _Group(click.Group):
