@@ -416,7 +416,7 @@ def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, 
     if k < 1:
         return End("budget", "budget spent before the victim failed alone", mass, rate)
     return Query((), k, f"confirm: the victim alone should fail (rate {fraction(rate)}); until it does, up to "
-                        f"{need - runs} runs")
+                        f"{counted(k, 'run')}")
 
 
 def _which_cause(problem: Problem, obs: tuple[Observation, ...], prefix: Sequence[int], settings: Settings,
