@@ -395,8 +395,9 @@ def test_printed_commands_paste_into_bash(tmp_path: Path) -> None:
 
     hunt = find_hunt(tmp_path, hostile)
     assert hunt is not None
-    # a run to keep (a hunt without runs has nothing to backtrack)
-    (hunt.path / "journal.jsonl").write_text('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n')
+    # a run to keep and one to set aside (a hunt without runs after the step has nothing to backtrack)
+    (hunt.path / "journal.jsonl").write_text('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n'
+                                             '{"step": 1, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n')
     resume = backtrack(hunt, 0, print).rsplit("Resume with: ", 1)[1]
     _pasted_args_are(tmp_path, resume, ["bisect", hostile])
     odd = hunt.path.parent / "a dir; touch PWNED" / "reproducer.txt"
