@@ -27,7 +27,10 @@ class Repository:
 
     def run_ids(self) -> list[int]:
         """Stored run ids, ascending."""
-        return sorted(int(p.name) for p in self.path.iterdir() if p.name.isdigit() and p.is_file())
+        try:
+            return sorted(int(p.name) for p in self.path.iterdir() if p.name.isdigit() and p.is_file())
+        except OSError as exc:  # a directory that cannot be listed (mode 100, ...) was a traceback
+            raise UserError(f"cannot list the runs in {self.path} ({exc.strerror}); check its permissions") from None
 
     def run_path(self, run_id: int) -> Path:
         return self.path / str(run_id)
