@@ -84,16 +84,34 @@ def repository_of(hunt: Hunt) -> Repository | None:
     return Repository(Path(where), str(source.get("kind", "stestr")))
 
 
+def _stored_run(hunt: Hunt, path: Path) -> int | None:
+    """The id of the hunt's repository run that `path` is (`.stestr/3`), else None: the hunt reads
+    those runs as "run 3" already, so one given again as a stream would count twice."""
+    where = hunt.settings.get("source", {}).get("repository")
+    resolved = path.resolve()
+    if not where or not resolved.name.isdigit() or resolved.parent != Path(where).resolve():
+        return None
+    return int(resolved.name)
+
+
 def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
     """Refuse settings that could not be read, before they are stored."""
     extracted_from = hunt.settings.get("source", {}).get("stream")
+    extracted_run = hunt.settings.get("source", {}).get("run")
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
-        if extracted_from is not None and path.resolve() == Path(extracted_from):
-            raise UserError(f"--history {given} is the stream this hunt was extracted from: its run failed, which is"
+        stored = _stored_run(hunt, path)
+        if (extracted_from is not None and path.resolve() == Path(extracted_from)) or (
+                stored is not None and stored == extracted_run):
+            what = "the stream" if stored is None else f"run {stored}, the run"
+            raise UserError(f"--history {given} is {what} this hunt was extracted from: its run failed, which is"
                             " why it was picked, so it is no evidence of how often; drop it")
+        if stored is not None:
+            raise UserError(f"--history {given} is run {stored} of the hunt's own repository, whose stored runs the"
+                            " hunt reads already (it would count twice); drop it (--history-since RUN chooses"
+                            " from which run on they count)")
         try:  # a file that is no subunit stream was stored and read as no runs, without a word
             suite_order(directory_source(path) if path.is_dir() else file_source(path), f"--history {given}")
         except UserError as exc:
@@ -122,8 +140,9 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
             found += _victim_in(hunt.victim, file_source(repository.run_path(run_id)), label)
     for given in paths:
         path = Path(given).resolve()
-        if str(path) in known or str(path) == hunt.settings.get("source", {}).get("stream"):
-            continue  # read already, or the stream the hunt was extracted from (see check)
+        if (str(path) in known or str(path) == hunt.settings.get("source", {}).get("stream")
+                or _stored_run(hunt, path) is not None):
+            continue  # read already, the stream the hunt was extracted from, or a run of its repository (see check)
         if path.is_dir():
             source = directory_source(path)
         elif path.is_file():

@@ -249,3 +249,27 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     assert "did not reproduce" in verdict["stop"]
     status = isolate(suite, "status", VICTIM)  # no leader made of the stale failures
     assert status.returncode == 0 and "  leading: —" in status.stdout, status.stdout
+
+
+def test_a_run_of_the_hunts_own_repository_is_no_extra_history(tmp_path: Path) -> None:
+    """'--history .stestr/1' counted run 1 twice (as "run 1" and as the stream), and
+    '--history .stestr/0', the run the hunt was extracted from, was taken as evidence, though
+    the stream it was extracted from is refused."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--run", "0").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    settings = (hunt / "hunt.json").read_bytes()
+    proc = isolate(suite, "bisect", VICTIM, "--history", ".stestr/0")
+    assert_user_error(proc, "/.stestr/0 is run 0, the run this hunt was extracted from", "drop it")
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(suite / ".stestr" / "1"))
+    assert_user_error(proc, "is run 1 of the hunt's own repository", "drop it")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / HISTORY).exists()
+    # a hunt that stored it before: read once, as the repository's run
+    stored = json.loads(settings)
+    (hunt / "hunt.json").write_text(json.dumps({**stored, "search": {"history_paths": [str(suite / ".stestr" / "1")]}}))
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["history_runs"] == 1
+    assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
