@@ -176,8 +176,17 @@ def cleaner_hint(cleaner: dict[str, Any]) -> str:
 
 
 def short_name(test_id: str) -> str:
-    """A test's own name: the method of a dotted unittest id, the last part of a pytest node id."""
-    return test_id.rsplit("::", 1)[-1] if "::" in test_id else test_id.rsplit(".", 1)[-1]
+    """A test's own name: the method of a dotted unittest id, the last part of a pytest node id,
+    each with its parameters whole (`test_x[a::b]`, `test_y(json.v2)`: cut inside them, they
+    read `b]` and `v2)`)."""
+    if "::" in test_id:
+        head, _, tail = test_id.partition("::")
+        opened = tail.find("[") if test_id.endswith("]") else -1
+        name, params = (tail[:opened], tail[opened:]) if opened >= 0 else (tail, "")
+        return (head + "::" + name).rsplit("::", 1)[-1] + params
+    opened = test_id.find("(") if test_id.endswith(")") else -1
+    name, params = (test_id[:opened], test_id[opened:]) if opened >= 0 else (test_id, "")
+    return name.rsplit(".", 1)[-1] + params
 
 
 def _rel(path: Path) -> str:
