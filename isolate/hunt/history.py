@@ -23,7 +23,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.hunt.store import Hunt
-from isolate.orders.extract import Source, directory_source, extract, file_source, suite_order
+from isolate.orders.extract import Source, extract, file_source, path_source, suite_order
 from isolate.orders.repository import Repository
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback
@@ -113,7 +113,7 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
                             " hunt reads already (it would count twice); drop it (--history-since RUN chooses"
                             " from which run on they count)")
         try:  # a file that is no subunit stream was stored and read as no runs, without a word
-            suite_order(directory_source(path) if path.is_dir() else file_source(path), f"--history {given}")
+            suite_order(path_source(path), f"--history {given}")
         except UserError as exc:
             raise UserError(f"{exc}; or drop it") from None
     if since is not None:
@@ -143,13 +143,9 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
         if (str(path) in known or str(path) == hunt.settings.get("source", {}).get("stream")
                 or _stored_run(hunt, path) is not None):
             continue  # read already, the stream the hunt was extracted from, or a run of its repository (see check)
-        if path.is_dir():
-            source = directory_source(path)
-        elif path.is_file():
-            source = file_source(path)
-        else:
+        if not (path.is_dir() or path.is_file()):
             continue  # stored by an earlier session and gone since (`check` refuses a new one)
-        found += _victim_in(hunt.victim, source, str(path))
+        found += _victim_in(hunt.victim, path_source(path), str(path))
     if found:
         with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
             for past in found:

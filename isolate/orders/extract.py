@@ -257,12 +257,23 @@ def stream_source(stream: Path, stdin: Callable[[], BinaryIO]) -> tuple[Source, 
     its label in messages."""
     if str(stream) == "-":
         return stdin_source(stdin()), "stdin"
-    if stream.is_dir():
-        return directory_source(stream), str(stream)
-    if stream.is_file():
-        return file_source(stream), str(stream)
+    if stream.is_dir() or stream.is_file():
+        return path_source(stream), str(stream)
     raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording directory, or '-'"
                     " for stdin")
+
+
+def path_source(path: Path) -> Source:
+    """A saved stream, a recording directory, or one pytest-replay file (`.pytest-replay-gw1.txt`,
+    read as that process's: as a subunit stream it held no records)."""
+    from isolate.orders.pytest_replay import replay_process, scan_replay_file
+
+    if path.is_dir():
+        return directory_source(path)
+    process = replay_process(path)
+    if process is not None:
+        return lambda visit, warn: scan_replay_file(path, process, visit, warn)
+    return file_source(path)
 
 
 def file_source(path: Path) -> Source:

@@ -412,6 +412,29 @@ def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> N
     assert_user_error(isolate(suite, "extract", "--stream", str(tmp_path)), "no *.subunit recordings")
 
 
+def test_one_pytest_replay_file_as_the_stream(tmp_path: Path) -> None:
+    """`--stream .pytest-replay-gw1.txt` (one worker's file, not its directory) said it 'holds no
+    subunit test records; pass a stored run, or a file made by stestr last --subunit'."""
+    import sys
+
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    victim = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
+    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
+                "--dist", "loadfile", "-p", "replay", "--replay-record-dir", "replay"], suite, SAMPLE_POLLUTION_RATE="1")
+    assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+    worker = next(tag for tag in ("gw0", "gw1") if victim.encode() in (suite / "replay" / f".pytest-replay-{tag}.txt").read_bytes())
+    whole = isolate(suite, "extract", "--stream", "replay", "--worker", worker, "-o", "-")
+    assert whole.returncode == 0, whole.stderr
+    one = f"replay/.pytest-replay-{worker}.txt"
+    listed = isolate(suite, "runs", "--stream", one, "--json")
+    assert listed.returncode == 0, listed.stderr
+    [summary] = json.loads(listed.stdout)
+    assert summary["workers"] == [f"worker-{worker}"] and summary["failures"] == [{"test": victim, "worker": f"worker-{worker}"}]
+    alone = isolate(suite, "extract", "--stream", one, "-o", "-", "--force")
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.split() == whole.stdout.split() and alone.stdout.split()[-1] == victim
+
+
 def test_pytest_recording_without_failure(tmp_path: Path) -> None:
     suite = copy_suite("pytest_fixture_state", tmp_path)
     victim = "tests/test_invoices.py::test_german_invoice_total_includes_19_percent_vat"
