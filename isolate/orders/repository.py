@@ -44,6 +44,8 @@ class Repository:
         text = spec.strip().lower()
         try:
             number = -1 if text == "last" else int(text)
+            if text.startswith("-") and number == 0:  # `-0` read as run 0, the oldest, not an offset
+                raise ValueError(text)
         except ValueError:
             raise UserError(
                 f"{option} {spec!r} is not a run id; give an integer id, 'last', or -N (-1 = newest)"

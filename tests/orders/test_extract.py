@@ -104,6 +104,9 @@ def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "extract", "--run", "7"), "run 7 does not exist", "stored runs: 0-1")
     assert_user_error(isolate(suite, "extract", "--run", "-3"), "only 2 runs are stored", "give -1 to -2")
     assert_user_error(isolate(suite, "extract", "--run", "latest"), "not a run id")
+    # an empty id extracted the newest run, and -0 the oldest (int('-0') is run 0)
+    assert_user_error(isolate(suite, "extract", "--run", "", "--force"), "--run '' is not a run id")
+    assert_user_error(isolate(suite, "extract", "--run", "-0", "--force"), "--run '-0' is not a run id", "-1 = newest")
 
 
 def test_testr_parallel_run(tmp_path: Path) -> None:
