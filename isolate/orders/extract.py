@@ -308,6 +308,11 @@ def directory_source(path: Path) -> Source:
     files = sorted(path.glob("*.subunit"))
     if not files and replay_files(path):
         return lambda visit, warn: scan_replay_dir(path, visit, warn)
+    if not files and (path / "format").is_file():  # told to record pytest into a stestr repository
+        runs = sorted((int(p.name) for p in path.iterdir() if p.name.isdigit()), reverse=True)
+        example = path / str(runs[0] if runs else 0)
+        raise UserError(f"{path} is a stestr or testr repository, not a recording; pass one of its stored runs,"
+                        f" e.g. {example} (or, for extract and runs, its project with --repo)")
     if not files:
         raise UserError(f"{path} holds no *.subunit recordings or .pytest-replay*.txt files;"
                         f" record with 'pytest --isolate-record={path}'")

@@ -329,6 +329,15 @@ def test_a_hunt_whose_hunt_json_is_gone_is_named_and_its_runs_kept(polluted: Pat
 # -- bad input: one line, exit 2, no traceback -----------------------------------------------
 
 
+def test_a_repository_directory_as_the_stream(polluted: Path, tmp_path: Path) -> None:
+    """`--stream .stestr` said to record pytest into it: 'record with pytest --isolate-record=.stestr'."""
+    suite = fresh(polluted, tmp_path)
+    for args in (("runs", "--stream", ".stestr"), ("extract", "--stream", ".stestr")):
+        proc = isolate(suite, *args)
+        assert_user_error(proc, ".stestr is a stestr or testr repository, not a recording", ".stestr/0", "--repo")
+        assert "isolate-record" not in proc.stderr
+
+
 def test_no_repository(tmp_path: Path) -> None:
     assert_user_error(isolate(tmp_path, "extract", "--repo", str(tmp_path)), "no .stestr or .testrepository")
     assert_user_error(isolate(tmp_path, "runs", "--repo", str(tmp_path)), "no .stestr or .testrepository",
