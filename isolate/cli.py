@@ -141,7 +141,7 @@ def main() -> None:
 @click.option("--stream", type=click.Path(allow_dash=True, path_type=Path),
               help="A saved subunit stream, a recording directory ('pytest --isolate-record'), or '-' for stdin,"
                    " instead of the repository's runs.")
-@click.option("--limit", default=20, show_default=True, help="Show the newest N runs (0: all).")
+@click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True, help="Show the newest N runs (0: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors
 def runs(repo: Path | None, stream: Path | None, limit: int, as_json: bool) -> None:
