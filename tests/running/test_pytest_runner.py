@@ -283,6 +283,20 @@ def test_collection_error_is_named_and_discover_all_collects_everything(tmp_path
     assert fine.kind == PASS, fine  # the broken file was collected, and does not stop the run
 
 
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_conftest_that_raises_is_named_with_what_it_raised(tmp_path: Path, mode: str) -> None:
+    """pytest wraps it as 'ImportError while loading conftest ...', and that was all the error
+    said: not the RuntimeError the conftest raised, nor its message."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "conftest.py").write_text("raise RuntimeError('no database configured')\n")
+    (tmp_path / "test_ok.py").write_text("def test_ok():\n    pass\n")
+    with Runner(find_project(tmp_path), mode=mode) as runner:
+        (broken,) = runner.run(["test_ok.py::test_ok"], "test_ok.py::test_ok")
+    assert broken.kind == ERROR, broken
+    assert "while loading conftest" in broken.message and "RuntimeError: no database configured" in broken.message, \
+        broken.message
+
+
 def test_no_pytest_in_the_test_interpreter_is_one_line(tmp_path: Path) -> None:
     import subprocess
     import sys
