@@ -388,6 +388,17 @@ def test_empty_and_non_subunit_streams(tmp_path: Path) -> None:
     assert not (tmp_path / ".isolate").exists()
 
 
+
+def test_a_stored_run_without_records_names_another_run_as_the_fix(polluted: Path, tmp_path: Path) -> None:
+    """A stored run that is empty or damaged said 'pass a stored run, or a file made by stestr
+    last --subunit': it was one."""
+    suite = fresh(polluted, tmp_path)
+    (suite / ".stestr" / "0").write_bytes(b"")
+    proc = isolate(suite, "extract", "--run", "0")
+    assert_user_error(proc, "run 0 holds no subunit test records", "pass another run with --run ID", "isolate runs")
+    assert "pass a stored run" not in proc.stderr
+
+
 def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None:
     """testr stores a crashed worker's exit status as a failing pseudo-test; it is no test."""
     suite = copy_suite("crashing_worker", tmp_path)
