@@ -354,6 +354,24 @@ def test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it(tmp_p
     assert json.loads(cleared.stdout)["verdict"] == "fails-alone", cleared.stderr
 
 
+def test_a_pytest_arg_under_which_no_test_runs_is_refused(tmp_path: Path) -> None:
+    """--pytest-arg=--setup-plan passed every replay (pytest plans the fixtures and runs no
+    test, so the victim's 'pass' was false evidence); --co crashed each one."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "test_s.py").write_text("STATE = []\ndef test_a():\n    STATE.append(1)\n\n"
+                                        "def test_victim():\n    assert not STATE\n")
+    assert run([tool("pytest"), "-q", "--isolate-record=rec"], tmp_path).returncode == 1
+    victim = "test_s.py::test_victim"
+    assert isolate(tmp_path, "extract", "--stream", "rec").returncode == 0
+    [hunt] = (tmp_path / ".isolate").iterdir()
+    settings = (hunt / "hunt.json").read_bytes()
+    for arg in ("--setup-plan", "--co"):
+        assert_user_error(isolate(tmp_path, "replay", str(hunt / "step-000.txt"), f"--pytest-arg={arg}"),
+                          f"--pytest-arg {arg} makes pytest run no test", f"drop --pytest-arg={arg}")
+        assert_user_error(isolate(tmp_path, "bisect", victim, f"--pytest-arg={arg}"), f"--pytest-arg {arg}")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / "journal.jsonl").exists()
+
+
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
 def test_the_victim_repeated_gets_fresh_fixtures_each_time(tmp_path: Path, mode: str) -> None:
     """--repeat-victim under pytest: the listed item runs K times in one process, its function
