@@ -321,6 +321,10 @@ def directory_source(path: Path) -> Source:
                         f" record with 'pytest --isolate-record={path}'")
 
     def read(visit: Visitor, warn: Warn) -> int:
-        return sum(file_source(f)(visit, warn) for f in files)
+        count = sum(file_source(f)(visit, warn) for f in files)
+        if count == 0 and not any(f.stat().st_size for f in files):  # was: "pass a stored run, or 'stestr last'"
+            raise UserError(f"the recording in {path} holds no test: that pytest session ran none (exit status 5:"
+                            " nothing collected, or -k/-m matched nothing); record a session that ran the failing test")
+        return count
 
     return read

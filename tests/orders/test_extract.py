@@ -458,6 +458,19 @@ def test_one_pytest_replay_file_as_the_stream(tmp_path: Path) -> None:
     assert alone.stdout.split() == whole.stdout.split() and alone.stdout.split()[-1] == victim
 
 
+def test_a_recording_of_a_session_that_ran_no_test(tmp_path: Path) -> None:
+    """pytest -k nomatch (exit status 5) leaves an empty main.subunit: extract said to 'pass a stored
+    run, or a file made by stestr last --subunit', runs to pass 'a recording directory' (it was one)."""
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    proc = run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record=rec", "-k", "nomatch"], suite)
+    assert proc.returncode == 5, proc.stdout.decode()[-1000:]
+    for args in (("extract", "--stream", "rec"), ("runs", "--stream", "rec")):
+        got = isolate(suite, *args)
+        assert_user_error(got, "the recording in rec holds no test", "exit status 5", "record a session that ran")
+        assert "stestr" not in got.stderr and "pass a saved" not in got.stderr
+    assert not (suite / ".isolate").exists()
+
+
 def test_pytest_recording_without_failure(tmp_path: Path) -> None:
     suite = copy_suite("pytest_fixture_state", tmp_path)
     victim = "tests/test_invoices.py::test_german_invoice_total_includes_19_percent_vat"
