@@ -94,17 +94,25 @@ def _stored_run(hunt: Hunt, path: Path) -> int | None:
     return int(resolved.name)
 
 
+def _holds_extracted(hunt: Hunt, path: Path) -> bool:
+    """Whether `path` reads the stream the hunt was extracted from: that stream, a file of the
+    recording directory it was (`rec/gw1.subunit` of `rec`), or the directory holding it."""
+    extracted = hunt.settings.get("source", {}).get("stream")
+    if extracted is None or extracted == "-":
+        return False
+    resolved, origin = path.resolve(), Path(extracted)
+    return resolved == origin or resolved.parent == origin or (resolved.is_dir() and origin.parent == resolved)
+
+
 def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
     """Refuse settings that could not be read, before they are stored."""
-    extracted_from = hunt.settings.get("source", {}).get("stream")
     extracted_run = hunt.settings.get("source", {}).get("run")
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
         stored = _stored_run(hunt, path)
-        if (extracted_from is not None and path.resolve() == Path(extracted_from)) or (
-                stored is not None and stored == extracted_run):
+        if _holds_extracted(hunt, path) or (stored is not None and stored == extracted_run):
             what = "the stream" if stored is None else f"run {stored}, the run"
             raise UserError(f"--history {given} is {what} this hunt was extracted from: its run failed, which is"
                             " why it was picked, so it is no evidence of how often; drop it")
@@ -140,8 +148,7 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
             found += _victim_in(hunt.victim, file_source(repository.run_path(run_id)), label)
     for given in paths:
         path = Path(given).resolve()
-        if (str(path) in known or str(path) == hunt.settings.get("source", {}).get("stream")
-                or _stored_run(hunt, path) is not None):
+        if str(path) in known or _holds_extracted(hunt, path) or _stored_run(hunt, path) is not None:
             continue  # read already, the stream the hunt was extracted from, or a run of its repository (see check)
         if not (path.is_dir() or path.is_file()):
             continue  # stored by an earlier session and gone since (`check` refuses a new one)

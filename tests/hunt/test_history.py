@@ -273,3 +273,18 @@ def test_a_run_of_the_hunts_own_repository_is_no_extra_history(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 1
     assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
+
+
+def test_a_file_of_the_recording_a_hunt_was_extracted_from_is_no_history(tmp_path: Path) -> None:
+    """'--history rec' was refused for a hunt extracted from the recording directory rec, but
+    '--history rec/main.subunit', the same failing run, was counted as an earlier stored run."""
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    assert run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record=rec"], suite).returncode == 1
+    assert isolate(suite, "extract", "--stream", "rec").returncode == 0
+    [hunt] = (suite / ".isolate").iterdir()
+    victim = json.loads((hunt / "hunt.json").read_text())["victim"]
+    settings = (hunt / "hunt.json").read_bytes()
+    for given in ("rec", "rec/main.subunit"):
+        proc = isolate(suite, "bisect", victim, "--history", given)
+        assert_user_error(proc, "is the stream this hunt was extracted from", "drop it")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / HISTORY).exists()
