@@ -134,6 +134,13 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
                 " rename that test"
             )
     victim = entries[victim_at]
+    if worker == UNTAGGED and victim.cut and workers - {UNTAGGED}:  # it said the victim ran first, imports only
+        raise UserError(
+            f"{label} is cut in the middle of {victim.id}, whose record carries no worker tag (a stream of"
+            " 'stestr last --subunit' tags a test only when it ends), so what ran before it in its worker is"
+            " unknown; extract from the stored run itself (isolate extract --run ID) or a complete stream, or"
+            " pass --test with a test that ended"
+        )
     if victim.status not in FAILING:
         warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
     return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
