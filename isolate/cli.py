@@ -336,7 +336,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
                "further": further, "cleaners": cleaners, "scan": scan, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
                "any_failure": any_failure, "repeat": repeat, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
-               "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,
+               "history_paths": [os.path.abspath(p) for p in history_paths] or None,  # (resolved, <(cmd) is no path)
                "history_since": history_since}
     display = Display(quiet=quiet or as_json)
     try:

@@ -111,6 +111,9 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
         path = Path(given)
         if not path.exists():
             raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
+        if not (path.is_file() or path.is_dir()):  # `<(cmd)`, a FIFO: gone (or blocking) when read again
+            raise UserError(f"--history {given} is a pipe or device, which the hunt could not read again when it"
+                            " resumes; save the stream to a file and pass that")
         stored = _stored_run(hunt, path)
         if _holds_extracted(hunt, path) or (stored is not None and stored == extracted_run):
             what = "the stream" if stored is None else f"run {stored}, the run"

@@ -4,6 +4,7 @@ in some runs and not in others), and the hunt's history file read back as observ
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -288,3 +289,26 @@ def test_a_file_of_the_recording_a_hunt_was_extracted_from_is_no_history(tmp_pat
         proc = isolate(suite, "bisect", victim, "--history", given)
         assert_user_error(proc, "is the stream this hunt was extracted from", "drop it")
     assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / HISTORY).exists()
+
+
+def test_a_pipe_as_history_or_stream_is_refused_not_said_to_be_missing(tmp_path: Path) -> None:
+    """'--history <(cat run.subunit)' said '--history /proc/…/fd/pipe:[…] does not exist' (the path
+    resolved through its link), and a FIFO hung the bisect, opened with no writer; extract
+    --stream of one said it does not exist."""
+    import os
+
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    settings = (hunt / "hunt.json").read_bytes()
+    piped = run(["bash", "-c", f"{tool('isolate')} bisect {VICTIM} --history <(cat .stestr/0)"], suite)
+    assert_user_error(subprocess.CompletedProcess(piped.args, piped.returncode, piped.stdout.decode(),
+                                                  piped.stderr.decode()), "is a pipe or device")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert_user_error(isolate(suite, "extract", "--stream", str(fifo), "--force"), "is a pipe or device",
+                      "pass '-'")
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(fifo)),  # (it hung here)
+                      f"--history {fifo} is a pipe or device", "save the stream to a file")
+    assert (hunt / "hunt.json").read_bytes() == settings
