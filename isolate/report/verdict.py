@@ -76,8 +76,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.extend(_cleaners(cleaners))
     others = len(problem.predecessors) - len(verdict.culprits)
     if verdict.kind == "polluter" and others > 0 and not any(line.startswith("scan:") for line in verdict.evidence):
-        lines.append(f"  not covered: a cause that a later test undoes fails no list of the rest; --scan runs each of"
-                     f" the {others} other predecessors alone before the victim")
+        which = "the 1 other predecessor" if others == 1 else f"each of the {others} other predecessors"
+        lines.append(f"  not covered: a cause that a later test undoes fails no list of the rest; --scan runs {which}"
+                     " alone before the victim")
     if verdict.kind == "brittle":
         lines.append(f"  estimated failure rate: {fraction(verdict.p)} with the setter(s) first, {fraction(verdict.q)} without")
     if verdict.kind == "fails-alone" and verdict.runs:
