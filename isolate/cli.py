@@ -373,8 +373,10 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, repo: Path | None,
            as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
+    # ctx.invoke fills an option not given with its type-cast default, not through process_value:
+    # a --x/--no-x pair (multiple) came as () and was refused as "not true or false"
     ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, repo=repo, as_json=as_json, pytest_args=(),
-               history_paths=())
+               history_paths=(), cleaners=None, scan=None, fork_server=None)
 
 
 @main.command()
