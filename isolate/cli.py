@@ -141,7 +141,7 @@ def main() -> None:
 @click.option("--stream", type=click.Path(allow_dash=True, path_type=Path),
               help="A saved subunit stream, a recording directory ('pytest --isolate-record'), or '-' for stdin,"
                    " instead of the repository's runs.")
-@click.option("--limit", default=20, show_default=True, help="Show the newest N runs (0: all).")
+@click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True, help="Show the newest N runs (0: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors
 def runs(repo: Path | None, stream: Path | None, limit: int, as_json: bool) -> None:
@@ -336,7 +336,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
                "further": further, "cleaners": cleaners, "scan": scan, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
                "any_failure": any_failure, "repeat": repeat, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
-               "history_paths": [str(Path(p).resolve()) for p in history_paths] or None,
+               "history_paths": [os.path.abspath(p) for p in history_paths] or None,  # (resolved, <(cmd) is no path)
                "history_since": history_since}
     display = Display(quiet=quiet or as_json)
     try:
@@ -373,8 +373,10 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, repo: Path | None,
            as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
+    # ctx.invoke fills an option not given with its type-cast default, not through process_value:
+    # a --x/--no-x pair (multiple) came as () and was refused as "not true or false"
     ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, repo=repo, as_json=as_json, pytest_args=(),
-               history_paths=())
+               history_paths=(), cleaners=None, scan=None, fork_server=None)
 
 
 @main.command()

@@ -374,6 +374,22 @@ def test_unreadable_files(tmp_path: Path, base: Path, name: str) -> None:
     assert_user_error(proc, "Permission denied", name.rsplit("/", 1)[-1])
 
 
+@pytest.mark.parametrize("args", [("runs",), ("extract", "--force")])
+def test_a_repository_that_cannot_be_listed(tmp_path: Path, base: Path, args: tuple[str, ...]) -> None:
+    """`.stestr` searchable but not readable (mode 100): its `format` file reads, listing its runs
+    was a PermissionError traceback."""
+    suite = tmp_path / "suite"
+    shutil.copytree(base, suite)
+    os.chmod(suite / ".stestr", 0o100)
+    try:
+        raw = subprocess.run([*_without_root_powers(), tool("isolate"), *args], cwd=suite, capture_output=True,
+                             env=env(), timeout=120)
+    finally:
+        os.chmod(suite / ".stestr", 0o755)
+    proc = subprocess.CompletedProcess(raw.args, raw.returncode, raw.stdout.decode(), raw.stderr.decode())
+    assert_user_error(proc, "Permission denied", ".stestr", "check its permissions")
+
+
 def test_printed_commands_paste_into_bash(tmp_path: Path) -> None:
     """The hint for a scenario id like `test_render(json)` is a bash syntax error unless quoted;
     a hostile id must come out as one word, never as a command."""
@@ -395,8 +411,9 @@ def test_printed_commands_paste_into_bash(tmp_path: Path) -> None:
 
     hunt = find_hunt(tmp_path, hostile)
     assert hunt is not None
-    # a run to keep (a hunt without runs has nothing to backtrack)
-    (hunt.path / "journal.jsonl").write_text('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n')
+    # a run to keep and one to set aside (a hunt without runs after the step has nothing to backtrack)
+    (hunt.path / "journal.jsonl").write_text('{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n'
+                                             '{"step": 1, "outcome": "pass", "reproduced": false, "seconds": 0.1}\n')
     resume = backtrack(hunt, 0, print).rsplit("Resume with: ", 1)[1]
     _pasted_args_are(tmp_path, resume, ["bisect", hostile])
     odd = hunt.path.parent / "a dir; touch PWNED" / "reproducer.txt"

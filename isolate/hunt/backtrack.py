@@ -35,10 +35,13 @@ def _backtrack(hunt: Hunt, step: int) -> str:
                         f" with 'isolate bisect {shlex.quote(hunt.victim)}'")
     queries = read_queries(hunt)  # read all before writing any
     cut = _cut(entries, queries, step)
+    if cut == len(entries):  # it removed the verdict and wrote an empty file of runs set aside
+        raise UserError(f"no run of the hunt for {hunt.victim} comes after step {step}, so there is nothing to set"
+                        f" aside; fix: pick an earlier step from 'isolate log {shlex.quote(hunt.victim)}'")
     journal = hunt.path / "journal.jsonl"
     kept, dropped = split_journal(hunt, cut)
     queries = [q for q in queries if q["from"] < cut]
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = _stamp(hunt.path)
     aside = hunt.path / f"journal.backtracked-{stamp}.jsonl"
     write_atomic(aside, dropped)
     write_atomic(journal, kept)
@@ -52,6 +55,17 @@ def _backtrack(hunt: Hunt, step: int) -> str:
     redone = f" The hunt decides again, on the runs kept: {', '.join(later)} set aside." if later else ""
     return (f"kept {counted(cut, 'run')} up to step {step}; set {len(entries) - cut} aside in {aside.name}.{redone}"
             f" Resume with: isolate bisect {shlex.quote(hunt.victim)}")
+
+
+def _stamp(path: Path) -> str:
+    """The time that names this backtrack's files; a second backtrack within the same second
+    overwrote the first one's runs set aside with its own, so a taken name gets a suffix."""
+    base = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp, n = base, 1
+    while any(path.glob(f"*.backtracked-{stamp}.*")):
+        n += 1
+        stamp = f"{base}-{n}"
+    return stamp
 
 
 def _cut(entries: list[Entry], queries: list[dict[str, Any]], step: int) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.hunt.store import Hunt
-from isolate.orders.extract import Source, directory_source, extract, file_source, suite_order
+from isolate.orders.extract import Source, extract, file_source, path_source, suite_order
 from isolate.orders.repository import Repository
 from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback
@@ -84,18 +84,47 @@ def repository_of(hunt: Hunt) -> Repository | None:
     return Repository(Path(where), str(source.get("kind", "stestr")))
 
 
+def _stored_run(hunt: Hunt, path: Path) -> int | None:
+    """The id of the hunt's repository run that `path` is (`.stestr/3`), else None: the hunt reads
+    those runs as "run 3" already, so one given again as a stream would count twice."""
+    where = hunt.settings.get("source", {}).get("repository")
+    resolved = path.resolve()
+    if not where or not resolved.name.isdigit() or resolved.parent != Path(where).resolve():
+        return None
+    return int(resolved.name)
+
+
+def _holds_extracted(hunt: Hunt, path: Path) -> bool:
+    """Whether `path` reads the stream the hunt was extracted from: that stream, a file of the
+    recording directory it was (`rec/gw1.subunit` of `rec`), or the directory holding it."""
+    extracted = hunt.settings.get("source", {}).get("stream")
+    if extracted is None or extracted == "-":
+        return False
+    resolved, origin = path.resolve(), Path(extracted)
+    return resolved == origin or resolved.parent == origin or (resolved.is_dir() and origin.parent == resolved)
+
+
 def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
     """Refuse settings that could not be read, before they are stored."""
-    extracted_from = hunt.settings.get("source", {}).get("stream")
+    extracted_run = hunt.settings.get("source", {}).get("run")
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise UserError(f"--history {given} does not exist; pass a saved subunit stream or a recording directory")
-        if extracted_from is not None and path.resolve() == Path(extracted_from):
-            raise UserError(f"--history {given} is the stream this hunt was extracted from: its run failed, which is"
+        if not (path.is_file() or path.is_dir()):  # `<(cmd)`, a FIFO: gone (or blocking) when read again
+            raise UserError(f"--history {given} is a pipe or device, which the hunt could not read again when it"
+                            " resumes; save the stream to a file and pass that")
+        stored = _stored_run(hunt, path)
+        if _holds_extracted(hunt, path) or (stored is not None and stored == extracted_run):
+            what = "the stream" if stored is None else f"run {stored}, the run"
+            raise UserError(f"--history {given} is {what} this hunt was extracted from: its run failed, which is"
                             " why it was picked, so it is no evidence of how often; drop it")
+        if stored is not None:
+            raise UserError(f"--history {given} is run {stored} of the hunt's own repository, whose stored runs the"
+                            " hunt reads already (it would count twice); drop it (--history-since RUN chooses"
+                            " from which run on they count)")
         try:  # a file that is no subunit stream was stored and read as no runs, without a word
-            suite_order(directory_source(path) if path.is_dir() else file_source(path), f"--history {given}")
+            suite_order(path_source(path), f"--history {given}")
         except UserError as exc:
             raise UserError(f"{exc}; or drop it") from None
     if since is not None:
@@ -122,15 +151,11 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
             found += _victim_in(hunt.victim, file_source(repository.run_path(run_id)), label)
     for given in paths:
         path = Path(given).resolve()
-        if str(path) in known or str(path) == hunt.settings.get("source", {}).get("stream"):
-            continue  # read already, or the stream the hunt was extracted from (see check)
-        if path.is_dir():
-            source = directory_source(path)
-        elif path.is_file():
-            source = file_source(path)
-        else:
+        if str(path) in known or _holds_extracted(hunt, path) or _stored_run(hunt, path) is not None:
+            continue  # read already, the stream the hunt was extracted from, or a run of its repository (see check)
+        if not (path.is_dir() or path.is_file()):
             continue  # stored by an earlier session and gone since (`check` refuses a new one)
-        found += _victim_in(hunt.victim, source, str(path))
+        found += _victim_in(hunt.victim, path_source(path), str(path))
     if found:
         with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
             for past in found:

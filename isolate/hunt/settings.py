@@ -12,6 +12,7 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.hunt.history import check as check_history
 from isolate.hunt.store import Hunt, repeat_asked, repeat_of, save_settings, search_problem
+from isolate.running.project import check_pytest_args
 from isolate.search.model import Settings
 
 DEFAULTS: dict[str, Any] = {
@@ -69,6 +70,7 @@ def _merged(hunt: Hunt, options: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     if merged["pytest_args"] and (kind := project_kind(hunt)) != "pytest":
         raise UserError(f"--pytest-arg given but the hunt for {hunt.victim} runs a {kind} "
                         "project; fix: drop --pytest-arg")
+    check_pytest_args(merged["pytest_args"])  # before it is stored: every run would pass, or none start
     if not 0.5 <= float(merged["confidence"]) < 1:
         raise UserError(f"--confidence {merged['confidence']} is out of range; give a value in [0.5, 1), e.g. 0.99")
     _check_repeat(hunt, options.get("repeat"), merged)

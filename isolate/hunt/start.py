@@ -54,7 +54,7 @@ def extract_to_hunt(
     else:
         repository = find_repository(repo)
         root = repository.root
-        run_id = repository.resolve_run(run_spec or "last")
+        run_id = repository.resolve_run("last" if run_spec is None else run_spec)  # `--run ''` is no `last`
         source, label = file_source(repository.run_path(run_id)), f"run {run_id}"
         origin = {"repository": str(repository.path), "kind": repository.kind, "run": run_id}
     result = extract(source, label, worker, test)

@@ -134,6 +134,13 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
                 " rename that test"
             )
     victim = entries[victim_at]
+    if worker == UNTAGGED and victim.cut and workers - {UNTAGGED}:  # it said the victim ran first, imports only
+        raise UserError(
+            f"{label} is cut in the middle of {victim.id}, whose record carries no worker tag (a stream of"
+            " 'stestr last --subunit' tags a test only when it ends), so what ran before it in its worker is"
+            " unknown; extract from the stored run itself (isolate extract --run ID) or a complete stream, or"
+            " pass --test with a test that ended"
+        )
     if victim.status not in FAILING:
         warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
     return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
@@ -159,6 +166,9 @@ def suite_order(source: Source, label: str) -> tuple[str, ...]:
 
 
 def _no_records(label: str) -> UserError:
+    if label.startswith("run ") and label[4:].isdigit():  # a repository's stored run: it told to pass one
+        return UserError(f"{label} holds no subunit test records (empty, or damaged: not a subunit stream);"
+                         " pass another run with --run ID ('isolate runs' lists them)")
     return UserError(
         f"{label} holds no subunit test records (empty, or not a subunit stream);"
         " pass a stored run, or a file made by 'stestr last --subunit'"
@@ -257,12 +267,26 @@ def stream_source(stream: Path, stdin: Callable[[], BinaryIO]) -> tuple[Source, 
     its label in messages."""
     if str(stream) == "-":
         return stdin_source(stdin()), "stdin"
-    if stream.is_dir():
-        return directory_source(stream), str(stream)
-    if stream.is_file():
-        return file_source(stream), str(stream)
+    if stream.is_dir() or stream.is_file():
+        return path_source(stream), str(stream)
+    if stream.exists():  # `<(cmd)`, a FIFO: it said the path does not exist
+        raise UserError(f"--stream {stream} is a pipe or device, which extract reads twice; pass '-' and redirect"
+                        " the stream to stdin, or save it to a file")
     raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording directory, or '-'"
                     " for stdin")
+
+
+def path_source(path: Path) -> Source:
+    """A saved stream, a recording directory, or one pytest-replay file (`.pytest-replay-gw1.txt`,
+    read as that process's: as a subunit stream it held no records)."""
+    from isolate.orders.pytest_replay import replay_process, scan_replay_file
+
+    if path.is_dir():
+        return directory_source(path)
+    process = replay_process(path)
+    if process is not None:
+        return lambda visit, warn: scan_replay_file(path, process, visit, warn)
+    return file_source(path)
 
 
 def file_source(path: Path) -> Source:
@@ -297,11 +321,25 @@ def directory_source(path: Path) -> Source:
     files = sorted(path.glob("*.subunit"))
     if not files and replay_files(path):
         return lambda visit, warn: scan_replay_dir(path, visit, warn)
+    if not files and (path / "format").is_file():  # told to record pytest into a stestr repository
+        runs = sorted((int(p.name) for p in path.iterdir() if p.name.isdigit()), reverse=True)
+        example = path / str(runs[0] if runs else 0)
+        raise UserError(f"{path} is a stestr or testr repository, not a recording; pass one of its stored runs,"
+                        f" e.g. {example} (or, for extract and runs, its project with --repo)")
     if not files:
         raise UserError(f"{path} holds no *.subunit recordings or .pytest-replay*.txt files;"
                         f" record with 'pytest --isolate-record={path}'")
 
     def read(visit: Visitor, warn: Warn) -> int:
-        return sum(file_source(f)(visit, warn) for f in files)
+        count = 0
+        for f in files:
+            found = file_source(f)(visit, warn)
+            if not found and f.stat().st_size:  # a worker's file replaced or damaged: its tests were left out silently
+                warn(f"{f} holds no subunit test records (not a subunit stream); read the directory's other files")
+            count += found
+        if count == 0 and not any(f.stat().st_size for f in files):  # was: "pass a stored run, or 'stestr last'"
+            raise UserError(f"the recording in {path} holds no test: that pytest session ran none (exit status 5:"
+                            " nothing collected, or -k/-m matched nothing); record a session that ran the failing test")
+        return count
 
     return read

@@ -60,6 +60,14 @@ def replay_path(directory: Path, name: str, base: str = REPLAY_BASE) -> Path:
     return directory / (f"{base}.txt" if bare == MAIN else f"{base}-{bare}.txt")
 
 
+def replay_process(path: Path, base: str = REPLAY_BASE) -> str | None:
+    """The process (`gw1`, `main`) whose pytest-replay file `path` is by its name, else None."""
+    match = _REPLAY_NAME.match(path.name)
+    if match is None or match["base"] != base:
+        return None
+    return match["worker"] or MAIN
+
+
 def replay_files(directory: Path, base: str = REPLAY_BASE) -> list[tuple[str, Path]]:
     """Every pytest-replay file in `directory` as (process name, path), main first, then gw0, gw1, ...
 
@@ -67,14 +75,10 @@ def replay_files(directory: Path, base: str = REPLAY_BASE) -> list[tuple[str, Pa
     """
     found: list[tuple[int, str, Path]] = []
     for path in directory.iterdir():
-        match = _REPLAY_NAME.match(path.name)
-        if match is None or match["base"] != base or not path.is_file():
+        process = replay_process(path, base)
+        if process is None or not path.is_file():
             continue
-        worker = match["worker"]
-        if worker is None:
-            found.append((-1, MAIN, path))
-        else:
-            found.append((int(worker[2:]), worker, path))
+        found.append((-1 if process == MAIN else int(process[2:]), process, path))
     return [(name, path) for _, name, path in sorted(found)]
 
 
@@ -222,8 +226,10 @@ def scan_replay_dir(
     For `isolate extract --stream DIR`: the files together play the part of one multi-worker
     stream. Returns the number of records (0 when there are no such files).
     """
-    count = 0
-    for name, path in replay_files(directory, base):
-        with path.open(encoding="utf-8", errors="replace") as fp:
-            count += scan_replay(fp, name, visit, warn)
-    return count
+    return sum(scan_replay_file(path, name, visit, warn) for name, path in replay_files(directory, base))
+
+
+def scan_replay_file(path: Path, name: str, visit: Callable[[Record], None], warn: Callable[[str], None]) -> int:
+    """One pytest-replay file of process `name`, as scan_replay reads it."""
+    with path.open(encoding="utf-8", errors="replace") as fp:
+        return scan_replay(fp, name, visit, warn)

@@ -27,7 +27,10 @@ class Repository:
 
     def run_ids(self) -> list[int]:
         """Stored run ids, ascending."""
-        return sorted(int(p.name) for p in self.path.iterdir() if p.name.isdigit() and p.is_file())
+        try:
+            return sorted(int(p.name) for p in self.path.iterdir() if p.name.isdigit() and p.is_file())
+        except OSError as exc:  # a directory that cannot be listed (mode 100, ...) was a traceback
+            raise UserError(f"cannot list the runs in {self.path} ({exc.strerror}); check its permissions") from None
 
     def run_path(self, run_id: int) -> Path:
         return self.path / str(run_id)
@@ -41,6 +44,8 @@ class Repository:
         text = spec.strip().lower()
         try:
             number = -1 if text == "last" else int(text)
+            if text.startswith("-") and number == 0:  # `-0` read as run 0, the oldest, not an offset
+                raise ValueError(text)
         except ValueError:
             raise UserError(
                 f"{option} {spec!r} is not a run id; give an integer id, 'last', or -N (-1 = newest)"

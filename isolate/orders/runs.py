@@ -37,7 +37,9 @@ def summarize_stream(stream: Path, stdin: Callable[[], BinaryIO]) -> RunSummary:
     source, label = stream_source(stream, stdin)
     summary = summarize_source(source, label, None if str(stream) == "-" else _mtime(stream))
     if not summary.tests:  # (a run among a repository's is listed with its warning; this is all there is)
-        raise UserError(f"{summary.warnings[-1]}; pass a saved subunit stream or a recording directory")
+        last = summary.warnings[-1]  # the source's own error already names its fix
+        generic = last.endswith("(empty, or not a subunit stream)")
+        raise UserError(f"{last}; pass a saved subunit stream or a recording directory" if generic else last)
     return summary
 
 

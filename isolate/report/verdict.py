@@ -76,8 +76,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.extend(_cleaners(cleaners))
     others = len(problem.predecessors) - len(verdict.culprits)
     if verdict.kind == "polluter" and others > 0 and not any(line.startswith("scan:") for line in verdict.evidence):
-        lines.append(f"  not covered: a cause that a later test undoes fails no list of the rest; --scan runs each of"
-                     f" the {others} other predecessors alone before the victim")
+        which = "the 1 other predecessor" if others == 1 else f"each of the {others} other predecessors"
+        lines.append(f"  not covered: a cause that a later test undoes fails no list of the rest; --scan runs {which}"
+                     " alone before the victim")
     if verdict.kind == "brittle":
         lines.append(f"  estimated failure rate: {fraction(verdict.p)} with the setter(s) first, {fraction(verdict.q)} without")
     if verdict.kind == "fails-alone" and verdict.runs:
@@ -176,8 +177,17 @@ def cleaner_hint(cleaner: dict[str, Any]) -> str:
 
 
 def short_name(test_id: str) -> str:
-    """A test's own name: the method of a dotted unittest id, the last part of a pytest node id."""
-    return test_id.rsplit("::", 1)[-1] if "::" in test_id else test_id.rsplit(".", 1)[-1]
+    """A test's own name: the method of a dotted unittest id, the last part of a pytest node id,
+    each with its parameters whole (`test_x[a::b]`, `test_y(json.v2)`: cut inside them, they
+    read `b]` and `v2)`)."""
+    if "::" in test_id:
+        head, _, tail = test_id.partition("::")
+        opened = tail.find("[") if test_id.endswith("]") else -1
+        name, params = (tail[:opened], tail[opened:]) if opened >= 0 else (tail, "")
+        return (head + "::" + name).rsplit("::", 1)[-1] + params
+    opened = test_id.find("(") if test_id.endswith(")") else -1
+    name, params = (test_id[:opened], test_id[opened:]) if opened >= 0 else (test_id, "")
+    return name.rsplit(".", 1)[-1] + params
 
 
 def _rel(path: Path) -> str:

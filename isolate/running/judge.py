@@ -251,5 +251,10 @@ def _last_output(output: Path) -> str:
         return ""
     errors = [l for l in lines if re.match(r"(ERROR|error|\w*Error)\b", l) or ": error: " in l]
     if errors:
-        return f" (error: {errors[-1][:300]})"
+        last = errors[-1]
+        if "while loading conftest" in last:  # pytest's wrapper: what the conftest raised follows it
+            raised = [l for l in lines[lines.index(last):] if re.match(r"E\s+\w+(\.\w+)*(Error|Exception)\b", l)]
+            if raised:
+                last = f"{last.rstrip('.')}: {raised[-1][1:].strip()}"
+        return f" (error: {last[:300]})"
     return f" (last output: {lines[-1][:200]})" if lines else ""

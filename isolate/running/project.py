@@ -61,6 +61,19 @@ class Project:
         return shlex.split(self.python) or [sys.executable]
 
 
+NO_TESTS_RUN = ("--co", "--collect-only", "--setup-plan", "--setup-only", "--fixtures", "--funcargs",
+                "--fixtures-per-test", "--markers", "--version", "-V", "-h", "--help")
+"""pytest options under which no test runs: every replay would pass (--setup-plan), crash or fail to start."""
+
+
+def check_pytest_args(args: tuple[str, ...] | list[str]) -> None:
+    """Refuse a --pytest-arg that stops pytest from running the tests."""
+    for arg in args:
+        if arg in NO_TESTS_RUN:
+            raise UserError(f"--pytest-arg {arg} makes pytest run no test, so no run could show the failure (under"
+                            f" --setup-plan each would pass); fix: drop --pytest-arg={arg}")
+
+
 def with_pytest_args(project: Project, args: tuple[str, ...] | list[str]) -> Project:
     """The project with ARGS passed to pytest in every run; an error for other kinds."""
     if not args:
@@ -68,6 +81,7 @@ def with_pytest_args(project: Project, args: tuple[str, ...] | list[str]) -> Pro
     if project.kind != "pytest":
         raise UserError(f"--pytest-arg given but {project.root} is a {project.kind} project; fix: "
                         "drop --pytest-arg")
+    check_pytest_args(args)
     return replace(project, extra_args=project.extra_args + tuple(args))
 
 

@@ -4,6 +4,7 @@ in some runs and not in others), and the hunt's history file read back as observ
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -249,3 +250,65 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     assert "did not reproduce" in verdict["stop"]
     status = isolate(suite, "status", VICTIM)  # no leader made of the stale failures
     assert status.returncode == 0 and "  leading: —" in status.stdout, status.stdout
+
+
+def test_a_run_of_the_hunts_own_repository_is_no_extra_history(tmp_path: Path) -> None:
+    """'--history .stestr/1' counted run 1 twice (as "run 1" and as the stream), and
+    '--history .stestr/0', the run the hunt was extracted from, was taken as evidence, though
+    the stream it was extracted from is refused."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--run", "0").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    settings = (hunt / "hunt.json").read_bytes()
+    proc = isolate(suite, "bisect", VICTIM, "--history", ".stestr/0")
+    assert_user_error(proc, "/.stestr/0 is run 0, the run this hunt was extracted from", "drop it")
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(suite / ".stestr" / "1"))
+    assert_user_error(proc, "is run 1 of the hunt's own repository", "drop it")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / HISTORY).exists()
+    # a hunt that stored it before: read once, as the repository's run
+    stored = json.loads(settings)
+    (hunt / "hunt.json").write_text(json.dumps({**stored, "search": {"history_paths": [str(suite / ".stestr" / "1")]}}))
+    proc = isolate(suite, "bisect", VICTIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["history_runs"] == 1
+    assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
+
+
+def test_a_file_of_the_recording_a_hunt_was_extracted_from_is_no_history(tmp_path: Path) -> None:
+    """'--history rec' was refused for a hunt extracted from the recording directory rec, but
+    '--history rec/main.subunit', the same failing run, was counted as an earlier stored run."""
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    assert run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record=rec"], suite).returncode == 1
+    assert isolate(suite, "extract", "--stream", "rec").returncode == 0
+    [hunt] = (suite / ".isolate").iterdir()
+    victim = json.loads((hunt / "hunt.json").read_text())["victim"]
+    settings = (hunt / "hunt.json").read_bytes()
+    for given in ("rec", "rec/main.subunit"):
+        proc = isolate(suite, "bisect", victim, "--history", given)
+        assert_user_error(proc, "is the stream this hunt was extracted from", "drop it")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / HISTORY).exists()
+
+
+def test_a_pipe_as_history_or_stream_is_refused_not_said_to_be_missing(tmp_path: Path) -> None:
+    """'--history <(cat run.subunit)' said '--history /proc/…/fd/pipe:[…] does not exist' (the path
+    resolved through its link), and a FIFO hung the bisect, opened with no writer; extract
+    --stream of one said it does not exist."""
+    import os
+
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    settings = (hunt / "hunt.json").read_bytes()
+    piped = run(["bash", "-c", f"{tool('isolate')} bisect {VICTIM} --history <(cat .stestr/0)"], suite)
+    assert_user_error(subprocess.CompletedProcess(piped.args, piped.returncode, piped.stdout.decode(),
+                                                  piped.stderr.decode()), "is a pipe or device")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert_user_error(isolate(suite, "extract", "--stream", str(fifo), "--force"), "is a pipe or device",
+                      "pass '-'")
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(fifo)),  # (it hung here)
+                      f"--history {fifo} is a pipe or device", "save the stream to a file")
+    assert (hunt / "hunt.json").read_bytes() == settings

@@ -104,6 +104,9 @@ def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "extract", "--run", "7"), "run 7 does not exist", "stored runs: 0-1")
     assert_user_error(isolate(suite, "extract", "--run", "-3"), "only 2 runs are stored", "give -1 to -2")
     assert_user_error(isolate(suite, "extract", "--run", "latest"), "not a run id")
+    # an empty id extracted the newest run, and -0 the oldest (int('-0') is run 0)
+    assert_user_error(isolate(suite, "extract", "--run", "", "--force"), "--run '' is not a run id")
+    assert_user_error(isolate(suite, "extract", "--run", "-0", "--force"), "--run '-0' is not a run id", "-1 = newest")
 
 
 def test_testr_parallel_run(tmp_path: Path) -> None:
@@ -178,14 +181,16 @@ def test_a_v2_stream_cut_mid_record_says_so_in_one_line(polluted: Path, tmp_path
     assert "its order is usable up to the cut" in warnings[0] and f"{last} had started" in warnings[0], warnings
     assert_user_error(isolate(suite, "extract", "--stream", str(stream), "--force"),
                       f"{last} (untagged; the stream ends while it ran: counted as failed)", "pass --test ID")
-    # cut before the victim ended, the test it cut is the only failing one: its worker is found
-    # as any other's (the note on the cut went into the worker tag, which no stream has)
+    # cut before the victim ended, the test it cut is the only failing one; stestr's --subunit
+    # tags a test only in the packet that ends it, so the cut one has no worker: it was extracted
+    # as 'ran 0 tests before' it, its candidates the imports, though its worker ran tests before it
     early = ids[ids.index(victim) - 1]
     before = tmp_path / "early.subunit"
     before.write_bytes(data[:data.rindex(early.encode()) + 3])
     alone = isolate(before.parent, "extract", "--stream", str(before), "-o", "-")
-    assert alone.returncode == 0, alone.stderr
-    assert alone.stdout.split()[-1] == early and "ran" in alone.stderr and "cut short" in alone.stderr
+    assert_user_error(alone, f"is cut in the middle of {early}, whose record carries no worker tag",
+                      "isolate extract --run ID")
+    assert not (before.parent / ".isolate").exists()
 
 
 def test_combined_runs_use_the_process_with_the_failure(polluted: Path, tmp_path: Path) -> None:
@@ -326,6 +331,15 @@ def test_a_hunt_whose_hunt_json_is_gone_is_named_and_its_runs_kept(polluted: Pat
 # -- bad input: one line, exit 2, no traceback -----------------------------------------------
 
 
+def test_a_repository_directory_as_the_stream(polluted: Path, tmp_path: Path) -> None:
+    """`--stream .stestr` said to record pytest into it: 'record with pytest --isolate-record=.stestr'."""
+    suite = fresh(polluted, tmp_path)
+    for args in (("runs", "--stream", ".stestr"), ("extract", "--stream", ".stestr")):
+        proc = isolate(suite, *args)
+        assert_user_error(proc, ".stestr is a stestr or testr repository, not a recording", ".stestr/0", "--repo")
+        assert "isolate-record" not in proc.stderr
+
+
 def test_no_repository(tmp_path: Path) -> None:
     assert_user_error(isolate(tmp_path, "extract", "--repo", str(tmp_path)), "no .stestr or .testrepository")
     assert_user_error(isolate(tmp_path, "runs", "--repo", str(tmp_path)), "no .stestr or .testrepository",
@@ -376,6 +390,17 @@ def test_empty_and_non_subunit_streams(tmp_path: Path) -> None:
     assert not (tmp_path / ".isolate").exists()
 
 
+
+def test_a_stored_run_without_records_names_another_run_as_the_fix(polluted: Path, tmp_path: Path) -> None:
+    """A stored run that is empty or damaged said 'pass a stored run, or a file made by stestr
+    last --subunit': it was one."""
+    suite = fresh(polluted, tmp_path)
+    (suite / ".stestr" / "0").write_bytes(b"")
+    proc = isolate(suite, "extract", "--run", "0")
+    assert_user_error(proc, "run 0 holds no subunit test records", "pass another run with --run ID", "isolate runs")
+    assert "pass a stored run" not in proc.stderr
+
+
 def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None:
     """testr stores a crashed worker's exit status as a failing pseudo-test; it is no test."""
     suite = copy_suite("crashing_worker", tmp_path)
@@ -410,6 +435,42 @@ def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> N
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout.split() == ids
     assert_user_error(isolate(suite, "extract", "--stream", str(tmp_path)), "no *.subunit recordings")
+
+
+def test_one_pytest_replay_file_as_the_stream(tmp_path: Path) -> None:
+    """`--stream .pytest-replay-gw1.txt` (one worker's file, not its directory) said it 'holds no
+    subunit test records; pass a stored run, or a file made by stestr last --subunit'."""
+    import sys
+
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    victim = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
+    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
+                "--dist", "loadfile", "-p", "replay", "--replay-record-dir", "replay"], suite, SAMPLE_POLLUTION_RATE="1")
+    assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+    worker = next(tag for tag in ("gw0", "gw1") if victim.encode() in (suite / "replay" / f".pytest-replay-{tag}.txt").read_bytes())
+    whole = isolate(suite, "extract", "--stream", "replay", "--worker", worker, "-o", "-")
+    assert whole.returncode == 0, whole.stderr
+    one = f"replay/.pytest-replay-{worker}.txt"
+    listed = isolate(suite, "runs", "--stream", one, "--json")
+    assert listed.returncode == 0, listed.stderr
+    [summary] = json.loads(listed.stdout)
+    assert summary["workers"] == [f"worker-{worker}"] and summary["failures"] == [{"test": victim, "worker": f"worker-{worker}"}]
+    alone = isolate(suite, "extract", "--stream", one, "-o", "-", "--force")
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.split() == whole.stdout.split() and alone.stdout.split()[-1] == victim
+
+
+def test_a_recording_of_a_session_that_ran_no_test(tmp_path: Path) -> None:
+    """pytest -k nomatch (exit status 5) leaves an empty main.subunit: extract said to 'pass a stored
+    run, or a file made by stestr last --subunit', runs to pass 'a recording directory' (it was one)."""
+    suite = copy_suite("pytest_fixture_state", tmp_path)
+    proc = run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record=rec", "-k", "nomatch"], suite)
+    assert proc.returncode == 5, proc.stdout.decode()[-1000:]
+    for args in (("extract", "--stream", "rec"), ("runs", "--stream", "rec")):
+        got = isolate(suite, *args)
+        assert_user_error(got, "the recording in rec holds no test", "exit status 5", "record a session that ran")
+        assert "stestr" not in got.stderr and "pass a saved" not in got.stderr
+    assert not (suite / ".isolate").exists()
 
 
 def test_pytest_recording_without_failure(tmp_path: Path) -> None:

@@ -49,3 +49,19 @@ def test_runs_refuses_a_stream_it_cannot_list(tmp_path: Path) -> None:
     assert_user_error(isolate(tmp_path, "runs", "--stream", "missing.subunit"), "does not exist")
     assert_user_error(isolate(tmp_path, "runs", "--stream", "empty"), "no *.subunit recordings")
     assert_user_error(isolate(tmp_path, "runs", "--stream", "junk.subunit", "--repo", "."), "--repo and --stream")
+
+
+def test_a_recording_file_that_is_no_stream_is_named(tmp_path: Path) -> None:
+    """A recording directory read as one run left out a worker's file that held no records (here
+    overwritten with junk) without a word: one worker fewer, its tests gone."""
+    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    proc = pytest_run(suite, "-n", "2", "--dist", "loadfile", "--isolate-record=rec", SAMPLE_POLLUTION_RATE="1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (data,) = json.loads(isolate(suite, "runs", "--stream", "rec", "--json").stdout)
+    other = next(f"{w.removeprefix('worker-')}.subunit" for w in data["workers"] if w != data["failures"][0]["worker"])
+    (suite / "rec" / other).write_bytes(b"junk\n")
+    (fewer,) = json.loads(isolate(suite, "runs", "--stream", "rec", "--json").stdout)
+    assert len(fewer["workers"]) == 1 and fewer["tests"] < data["tests"]
+    assert any(f"{other} holds no subunit test records" in w for w in fewer["warnings"]), fewer["warnings"]
+    extracted = isolate(suite, "extract", "--stream", "rec")
+    assert extracted.returncode == 0 and f"{other} holds no subunit test records" in extracted.stderr, extracted.stderr

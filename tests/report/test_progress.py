@@ -31,3 +31,15 @@ def test_a_leading_pair_names_both_tests_and_a_pytest_id_its_own_name() -> None:
     out = io.StringIO()
     Display(out).step(4, 2, 2, "why", problem, (), leaders)
     assert "leading: test_mode + test_plugin 0.90, test_vat_cut 0.05, test_kg[1.5] 0.03\n" in out.getvalue(), out.getvalue()
+
+
+def test_a_parameter_holding_the_separator_stays_whole_in_the_short_name() -> None:
+    """A pytest parameter holding '::' led as 'q [r]]' (the id cut inside its brackets), a
+    unittest scenario holding a dot as 'v2)'."""
+    problem = Problem(("tests/test_odd.py::test_ids[p::q [r]]", "a.T.test_render(json.v2)",
+                       "tests/test_odd.py::TestK::test_k[x.y]"), "tests/test_odd.py::test_v", (0.1,) * 3, 0.1, 0.1)
+    leaders = (Answer((0,), 0.6, 0.9, 0.0), Answer((1,), 0.2, 0.9, 0.0), Answer((2,), 0.1, 0.9, 0.0))
+    out = io.StringIO()
+    Display(out).step(4, 1, 2, "why", problem, (), leaders)
+    assert "leading: test_ids[p::q [r]] 0.60, test_render(json.v2) 0.20, test_k[x.y] 0.10\n" in out.getvalue(), \
+        out.getvalue()

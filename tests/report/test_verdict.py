@@ -61,6 +61,9 @@ def test_a_polluter_verdict_says_what_the_scan_would_add_until_it_ran(tmp_path: 
     assert "not covered" not in as_text(problem, scanned, tmp_path, None, "stestr")
     alone = Verdict("fails-alone", (), 0.99, 0.1, 0.1, ("fails 3/30 alone",), 30, 1.0)
     assert "not covered" not in as_text(problem, alone, tmp_path, None, "stestr")
+    # one left: it said "runs each of the 1 other predecessors"
+    two = Problem(("a", "b"), "v", (0.1,) * 2, 0.1, 0.5)
+    assert "--scan runs the 1 other predecessor alone before the victim" in as_text(two, plain, tmp_path, None, "stestr")
 
 
 def test_alternatives_that_would_print_as_0_000_are_left_out(tmp_path: Path) -> None:

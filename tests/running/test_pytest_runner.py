@@ -283,6 +283,20 @@ def test_collection_error_is_named_and_discover_all_collects_everything(tmp_path
     assert fine.kind == PASS, fine  # the broken file was collected, and does not stop the run
 
 
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_conftest_that_raises_is_named_with_what_it_raised(tmp_path: Path, mode: str) -> None:
+    """pytest wraps it as 'ImportError while loading conftest ...', and that was all the error
+    said: not the RuntimeError the conftest raised, nor its message."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "conftest.py").write_text("raise RuntimeError('no database configured')\n")
+    (tmp_path / "test_ok.py").write_text("def test_ok():\n    pass\n")
+    with Runner(find_project(tmp_path), mode=mode) as runner:
+        (broken,) = runner.run(["test_ok.py::test_ok"], "test_ok.py::test_ok")
+    assert broken.kind == ERROR, broken
+    assert "while loading conftest" in broken.message and "RuntimeError: no database configured" in broken.message, \
+        broken.message
+
+
 def test_no_pytest_in_the_test_interpreter_is_one_line(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -338,6 +352,24 @@ def test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it(tmp_p
     assert_user_error(again, "unrecognized arguments", "--pytest-arg=--no-such-option", "--pytest-arg= to clear")
     cleared = isolate(tmp_path, "bisect", victim, "--pytest-arg=", "--json")
     assert json.loads(cleared.stdout)["verdict"] == "fails-alone", cleared.stderr
+
+
+def test_a_pytest_arg_under_which_no_test_runs_is_refused(tmp_path: Path) -> None:
+    """--pytest-arg=--setup-plan passed every replay (pytest plans the fixtures and runs no
+    test, so the victim's 'pass' was false evidence); --co crashed each one."""
+    (tmp_path / "pytest.ini").write_text("")
+    (tmp_path / "test_s.py").write_text("STATE = []\ndef test_a():\n    STATE.append(1)\n\n"
+                                        "def test_victim():\n    assert not STATE\n")
+    assert run([tool("pytest"), "-q", "--isolate-record=rec"], tmp_path).returncode == 1
+    victim = "test_s.py::test_victim"
+    assert isolate(tmp_path, "extract", "--stream", "rec").returncode == 0
+    [hunt] = (tmp_path / ".isolate").iterdir()
+    settings = (hunt / "hunt.json").read_bytes()
+    for arg in ("--setup-plan", "--co"):
+        assert_user_error(isolate(tmp_path, "replay", str(hunt / "step-000.txt"), f"--pytest-arg={arg}"),
+                          f"--pytest-arg {arg} makes pytest run no test", f"drop --pytest-arg={arg}")
+        assert_user_error(isolate(tmp_path, "bisect", victim, f"--pytest-arg={arg}"), f"--pytest-arg {arg}")
+    assert (hunt / "hunt.json").read_bytes() == settings and not (hunt / "journal.jsonl").exists()
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
