@@ -77,14 +77,15 @@ class _FlagPair(click.Option):
     """A `--x/--no-x` flag that refuses both given at once: click keeps only the last one, so
     `--fork-server --no-fork-server` silently meant the second. Taken as a multiple option (click
     then keeps every spelling given, in order), more than one value is a usage error (one line,
-    exit 2); none given is None."""
+    exit 2); none given is None. The cast is where click turns a value into the option's, on the
+    command line and in ctx.invoke alike (`resume`), so both read None when the flag is absent."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["multiple"] = True
         super().__init__(*args, **kwargs)
 
-    def process_value(self, ctx: click.Context, value: Any) -> Any:
-        given = super().process_value(ctx, value) or ()
+    def type_cast_value(self, ctx: click.Context, value: Any) -> Any:
+        given = super().type_cast_value(ctx, value) or ()
         if len(set(given)) > 1:
             raise click.UsageError(f"{self.opts[0]} and {self.secondary_opts[0]} contradict each other (the"
                                    " last would win); give one of them", ctx)
@@ -373,10 +374,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
 def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, repo: Path | None,
            as_json: bool) -> None:
     """Continue the hunt for TEST with its stored settings (the same as running bisect again)."""
-    # ctx.invoke fills an option not given with its type-cast default, not through process_value:
-    # a --x/--no-x pair (multiple) came as () and was refused as "not true or false"
     ctx.invoke(bisect, test=test, scheduler=scheduler, quiet=quiet, repo=repo, as_json=as_json, pytest_args=(),
-               history_paths=(), cleaners=None, scan=None, fork_server=None)
+               history_paths=())
 
 
 @main.command()
