@@ -23,6 +23,7 @@ from isolate.words import counted
 
 STARTUP_GUESS = 0.5  # seconds per run before the journal has measured it
 HANGS_TO_DROP = 2  # timeouts while a predecessor ran, after which it is left out of every list
+CRASHES_TO_DROP = 2  # ...and deaths of the test process while it ran, if no run holding it ever finished
 SILENT_TIMEOUTS = 3  # timeouts before any test started, after which the hunt stops
 ANOTHER_WAY = 3  # failures of another kind, with none of the recorded kind, before the hint
 
@@ -52,6 +53,7 @@ class Evidence:
     # _history), where `singles`; `early` counts those it read
     singles: bool = False
     early: int = 0
+    crashes: dict[str, int] = field(default_factory=dict)  # runs whose process died while a test ran, by that test
 
     @property
     def own(self) -> list[Observation]:
@@ -105,6 +107,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     overheads = list(previous.overheads)
     ignored = dict(previous.ignored)
     hangs = dict(previous.hangs)
+    crashes = dict(previous.crashes)
     unmatched: dict[int, int] = {}  # step -> journal entries that match no step file
     other = dict(previous.other_failures)
     spans = list(previous.spans)
@@ -131,6 +134,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
             hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
+        elif entry.outcome == "crash" and entry.hung and not entry.reproduced:
+            crashes[entry.hung] = crashes.get(entry.hung, 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
         ids = steps.get(entry.step)
@@ -154,7 +159,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     startup = max(0.05, statistics.median(overheads)) if overheads else problem.startup
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
-                    tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early)
+                    tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early,
+                    crashes)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:
@@ -226,7 +232,9 @@ def durations(hunt: Hunt, order: tuple[str, ...]) -> list[float]:
 
 def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[Observation, ...], tuple[str, ...]]:
     """The hunt's problem without the predecessors that hung (they would stall every list that
-    holds them), and the observations that stay valid without them."""
+    holds them) or killed the test process in CRASHES_TO_DROP runs while no run holding them ever
+    finished (no list holding them could show the victim's outcome), and the observations that
+    stay valid without them."""
     problem = ev.problem
     limit = f" (killed after {timeout:g}s)" if isinstance(timeout, (int, float)) else ""
     if ev.hangs.get(problem.victim, 0) >= HANGS_TO_DROP:
@@ -235,7 +243,12 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
     if ev.hangs.get("", 0) >= SILENT_TIMEOUTS:
         raise UserError(f"{ev.hangs['']} runs timed out before any test started{limit}; fix: run the"
                         " project's test command by hand to see what hangs, or raise --timeout")
-    dropped = tuple(t for t in problem.predecessors if ev.hangs.get(t, 0) >= HANGS_TO_DROP)
+    finished: set[int] = set()  # predecessors some run of this hunt held and finished
+    for o in ev.observations:
+        if not o.stored:
+            finished |= o.included
+    dropped = tuple(t for i, t in enumerate(problem.predecessors) if ev.hangs.get(t, 0) >= HANGS_TO_DROP
+                    or (ev.crashes.get(t, 0) >= CRASHES_TO_DROP and i not in finished))
     if not dropped:
         return problem, ev.observations, ()
     drop = [i for i, t in enumerate(problem.predecessors) if t in dropped]
@@ -244,7 +257,10 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
 
 def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[str, ...]:
     """What the runs that are no evidence either way tell the user."""
-    notes = tuple(f"left out: {t} hung in {counted(ev.hangs[t], 'run')}; it is in no list after that" for t in dropped)
+    notes = tuple(f"left out: {t} hung in {counted(ev.hangs[t], 'run')}; it is in no list after that"
+                  if ev.hangs.get(t, 0) >= HANGS_TO_DROP else
+                  f"left out: {t} killed the test process in {counted(ev.crashes.get(t, 0), 'run')} and no run"
+                  " holding it finished; it is in no list after that" for t in dropped)
     another = sum(ev.other_failures.values())
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:

@@ -29,7 +29,7 @@ class Entry:
     seconds: float
     signature: str | None = None
     at: str = ""  # when it finished, UTC ISO 8601
-    hung: str | None = None  # a timeout: the test that was running when the run was killed
+    hung: str | None = None  # a timeout or crash: the test that was running when the run was killed or died
     executor: str | None = None  # a Dask worker's address; None: this machine ("local")
     phase: str | None = None  # a later phase's lists ("cleaners:<polluter>"); None: the hunt's own
     mode: str | None = None  # "fork": run by the fork server; None: a fresh process (older entries too)

@@ -37,7 +37,8 @@ class Outcome:
     reproduction of the recorded failure (a ``fail`` whose signature matches, or any ``fail``
     with no record or ``any_failure``; a ``crash`` too when the recorded failure was a crash).
     ``ran`` lists the ids that started, in stream order. ``hung`` names the test that was
-    running when a ``timeout`` killed the process (None when no test was running).
+    running when a ``timeout`` killed the process, or when it died (a ``crash``); None when no
+    test was running.
     """
 
     kind: str
@@ -172,14 +173,15 @@ def judge(
         hung = tests[-1].test_id if tests and tests[-1].status == "inprogress" else None
         where = f" while running {hung!r}" if hung else ""
         return outcome(TIMEOUT, f"timed out after {duration(seconds)}{where}", ran=ran, hung=hung)
-    if tests and tests[-1].status == "inprogress":
-        where = f"while running {tests[-1].test_id!r}"
+    running = tests[-1].test_id if tests and tests[-1].status == "inprogress" else None
+    if running:
+        where = f"while running {running!r}"
     elif tests:
         where = f"after {tests[-1].test_id!r}"
     else:
         where = "before the first test"
     return outcome(CRASH, f"the test process {_status(returncode)} {where}, before the target "
-                   f"finished{_last_output(output)}", ran=ran)
+                   f"finished{_last_output(output)}", ran=ran, hung=running)
 
 
 def _executions(outcome: Any, finished: list[_Occurrence]) -> Outcome:

@@ -92,6 +92,31 @@ def test_a_predecessor_that_hangs_is_named_left_out_and_the_hunt_goes_on(tmp_pat
     assert f"note: left out: {HANGER} hung in 2 runs" in isolate(suite, "status", VICTIM).stdout
 
 
+def test_a_predecessor_that_kills_the_process_is_named_left_out_and_the_hunt_goes_on(tmp_path: Path) -> None:
+    """A predecessor that ends the test process (os._exit) in every run of the hunt: every list
+    holding it crashes before the victim runs, so none of them can tell anything. It used to stay
+    in every list (the hunt ran the whole list until 'not reproduced', naming no test)."""
+    suite = global_suite(tmp_path)
+    test_a = suite / "app" / "tests" / "test_a.py"
+    test_a.write_text(test_a.read_text().replace('os.environ.get("HANG")', 'os.environ.get("CRASH")')
+                      .replace("time.sleep(3600)", "os._exit(7)"))
+    assert "os._exit(7)" in test_a.read_text()
+    proc = isolate(suite, "bisect", VICTIM, "--jobs", "2", "--json", CRASH="1")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [POLLUTER]
+    note = f"left out: {HANGER} killed the test process in 2 runs and no run holding it finished"
+    assert note in "\n".join(verdict["evidence"])
+    assert note in proc.stderr  # said while hunting, not only at the end
+    journal = [json.loads(line) for line in
+               (suite / ".isolate" / hunt_name(VICTIM) / "journal.jsonl").read_text().splitlines()]
+    crashes = [e for e in journal if e["outcome"] == "crash"]
+    assert len(crashes) >= 2 and all(e["hung"] == HANGER for e in crashes)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    after = journal[[i for i, e in enumerate(journal) if e["outcome"] == "crash"][1] + 1:]
+    assert after and all(HANGER not in (hunt / f"step-{e['step']:03d}.txt").read_text() for e in after)
+
+
 def test_a_victim_that_hangs_stops_the_hunt_with_one_line(tmp_path: Path) -> None:
     suite = make_suite(tmp_path, "self.assertEqual(state.value, 'clean')\n"
                        "                    if os.environ.get('VICTIM_HANGS'): __import__('time').sleep(3600)",
