@@ -227,7 +227,7 @@ def format_text(r: PlanResult) -> str:
     """The human report of `isolate plan`."""
     out = [
         f"Hunt for one polluter among {counted(r.tests, 'test')}, failure rate {r.rate:g} with it "
-        f"(0 without), {r.duration:g} s per test, {r.startup:g} s start-up per run, "
+        f"(0 without), {r.duration:.3g} s per test, {r.startup:.3g} s start-up per run, "
         f"target confidence {r.confidence:g}.",
         "",
         f"Lower bound (Fano): {r.lower_bound_runs:,.0f} runs on average for any method "

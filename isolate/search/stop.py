@@ -93,6 +93,15 @@ class End:
     spent: bool = False  # the budget ended it (always so for kind "budget")
 
 
+def _others(n: int) -> str:
+    """The rest of the list, as the stop check names it: "the 2 other predecessors"."""
+    return "the other predecessor" if n == 1 else f"the {n} other predecessors"
+
+
+def _ask(n: int) -> str:
+    return "does the other predecessor" if n == 1 else f"do the other {n} predecessors"
+
+
 def sharpen(everything: Problem, problem: Problem, found: Sequence[Found], settings: Settings,
              batch: int, budget: tuple[float, float], done: int, cap: float = 1.0) -> Query | None:
     """Runs of the weakest cause alone before the victim, when they make the stop check cheaper.
@@ -159,7 +168,7 @@ def beside(everything: Problem, problem: Problem, found: Sequence[Found], settin
     runs = min(max(others, _need(weakest, settings, best)), batch)
     everyone = tuple(index[i] for i in range(n))
     who = weakest.name or label(everything, weakest.tests)
-    query = Query(everyone, runs, f"without the causes found: do the other {n} predecessors still make it fail?"
+    query = Query(everyone, runs, f"without the causes found: {_ask(n)} still make it fail?"
                                   f" ({runs} runs); beside them, {best} runs of {who} alone before the victim, to"
                                   " make the check shorter", until_failure=False, alongside=((weakest.tests, best),))
     return query if fits(everything, query, budget) else None
@@ -358,7 +367,7 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
             misses.append((1.0 - _cap_floor(cap, settings)) ** ran)
         conf = 1.0 - max(misses)
         runs = sum(o.count for o in rest)
-        return End("stop", (f"no further cause: {ran} executions of the victim after the {n} other predecessors"
+        return End("stop", (f"no further cause: {ran} executions of the victim after {_others(n)}"
                              f" ({counted(runs, 'run')}) all passed, so {what} would have shown (confidence {probability(conf)})"),
                     conf)
     left = need - ran
@@ -371,9 +380,9 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
     per = max(k, math.ceil(left / runs))
     runs = fit_runs(runs, run_cost(problem, every) + (per - k) * each, budget)
     if runs < 1:
-        return End("budget", f"more may remain: the budget ran out after {ran} executions of the victim after the"
-                              f" {n} other predecessors ({need} would rule out {what})")
-    return Query(every, runs, (f"without the causes found: do the other {n} predecessors still make it fail? {per}"
+        return End("budget", f"more may remain: the budget ran out after {ran} executions of the victim after"
+                              f" {_others(n)} ({need} would rule out {what})")
+    return Query(every, runs, (f"without the causes found: {_ask(n)} still make it fail? {per}"
                                f" executions of the victim after them{' a run' if runs > 1 else ''}, to rule out"
                                f" {what}"), until_failure=False, executions=per)
 
@@ -395,19 +404,19 @@ def chase(problem: Problem, obs: Sequence[Observation], settings: Settings, batc
     wide = sum(o.executions for o in rest if o.executions > k * o.count)
     alone = sum(o.executions for o in obs if not o.included and not o.stored)
     if alone < wide:  # first the victim alone as many times: its own rate may be what showed
-        return Query((), 1, (f"without the causes found: {seen} of {ran} executions of the victim after the"
-                             f" other {n} predecessors reproduced the failure; the victim alone {wide} times, to"
+        return Query((), 1, (f"without the causes found: {seen} of {ran} executions of the victim after"
+                             f" {_others(n)} reproduced the failure; the victim alone {wide} times, to"
                              " tell a further cause from its own rate"), until_failure=False, executions=wide)
     runs = sum(o.count for o in rest if o.executions <= k * o.count)  # K-fold runs since (all passed)
     most = _chase_runs(seen, wide, k, settings.confidence)
     more = fit_runs(round_batch(max(1, most - runs), batch), run_cost(problem, every), budget)
     first = "first execution" if k == 1 else f"first {k} executions"
     if runs >= most or more < 1:
-        return End("budget", (f"more may remain: executions of the victim after the {n} other predecessors"
+        return End("budget", (f"more may remain: executions of the victim after {_others(n)}"
                                f" reproduced the failure ({seen}/{ran}), yet none of their {counted(runs, 'run')} did in"
                                f" its {first}"))
-    return Query(every, more, (f"without the causes found: {seen} of {ran} executions of the victim after the"
-                               f" other {n} predecessors reproduced the failure, none in a run's {first}:"
+    return Query(every, more, (f"without the causes found: {seen} of {ran} executions of the victim after"
+                               f" {_others(n)} reproduced the failure, none in a run's {first}:"
                                f" until a run does"))
 
 
@@ -542,13 +551,13 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
         if cap < 1.0:
             misses.append((1.0 - _floor(cap, settings)) ** done)
         conf = 1.0 - max(misses + [0.0])
-        return End("stop", (f"no further cause: the {n} other predecessors passed {done}/{done} runs, so "
+        return End("stop", (f"no further cause: {_others(n)} passed {done}/{done} runs, so "
                              f"{what} would have shown (confidence {probability(conf)})"), conf)
     k = fit_runs(round_batch(need - done, batch), run_cost(problem, tuple(range(n))), budget)
     if k < 1:
-        return End("budget", f"more may remain: the budget ran out after the {n} other predecessors passed "
+        return End("budget", f"more may remain: the budget ran out after {_others(n)} passed "
                               f"{done} runs ({need} would rule out {what})")
-    return Query(tuple(range(n)), k, f"without the causes found: do the other {n} predecessors still make it fail?"
+    return Query(tuple(range(n)), k, f"without the causes found: {_ask(n)} still make it fail?"
                                      f" (up to {counted(k, 'run')})")
 
 

@@ -811,3 +811,12 @@ def test_a_query_that_says_up_to_n_runs_asks_for_n(batch: int) -> None:
             said += "both needed?" in step.reason
         obs.extend(simulate.simulate_batch(suite, step, rng, batch)[0])
     assert step.culprits == (4, 11) and said >= 1
+
+
+def test_the_stop_check_names_one_other_predecessor_in_the_singular() -> None:
+    """Two predecessors, the first a cause: the rest is one test ("do the other 1 predecessors"
+    was what the stop check said)."""
+    s = suite(2, [({0}, 1.0)])
+    v, _, _ = hunt(s, Settings(), random.Random(1))
+    assert v.kind == "polluter" and v.culprits == (0,)
+    assert "no further cause: the other predecessor passed" in v.stop, v.stop
