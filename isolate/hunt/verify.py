@@ -166,6 +166,12 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' but its {reproducer} is missing; fix: run"
                         f" 'isolate bisect {shlex.quote(hunt.victim)}', which writes it again from the journal"
                         " (no new runs), then verify")
+    if kind not in ("polluter", "fails-alone", "brittle") and "were no evidence" in str(verdict.get("stop", "")):
+        # (isolate.hunt.loop._no_evidence: more time would only ask the same again)
+        raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify, because its last runs"
+                        " were no evidence (the victim crashed, hung or failed another way); fix: see what they did"
+                        f" with 'isolate log {shlex.quote(hunt.victim)}', mend that, then run 'isolate bisect"
+                        f" {shlex.quote(hunt.victim)}' again")
     if kind not in ("polluter", "fails-alone", "brittle"):
         stored = hunt.settings.get("search", {}).get("max_runs")  # a whole number >= 1, or None
         more = f" --max-runs {max(1000, 4 * stored)}" if stored is not None else ""  # the stored cap holds

@@ -138,6 +138,25 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert not (hunt / "verify.jsonl").exists()
 
 
+def test_a_hunt_whose_runs_were_no_evidence_is_not_told_to_run_longer(tmp_path: Path) -> None:
+    """The victim kills its process in every run of the hunt: the hunt stops after 100 runs of no
+    evidence, and verify used to suggest '--time-budget 8h', which would only repeat them."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    victim = next(suite.rglob("test_report.py"))
+    text = victim.read_text()
+    body = "    def test_header_uses_default_currency(self):\n"
+    assert body in text
+    victim.write_text(text.replace(body, body + "        import os\n        if os.environ.get('CRASH'):\n"
+                                                "            os._exit(9)\n"))
+    proc = isolate(suite, "bisect", VICTIM, "-q", "--jobs", "2", CRASH="1")
+    assert proc.returncode != 0 and "were no evidence" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    proc = isolate(suite, "verify", VICTIM)
+    assert_user_error(proc, "last runs were no evidence", f"isolate log {VICTIM}")
+    assert "--time-budget" not in proc.stderr
+
+
 def test_the_commands_verify_suggests_quote_the_test_id(tmp_path: Path) -> None:
     """A pytest id with brackets, spaces or `$(...)` pasted unquoted from the message breaks the
     command, or runs the `$(...)`."""
