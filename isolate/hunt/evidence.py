@@ -243,10 +243,11 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
     if ev.hangs.get("", 0) >= SILENT_TIMEOUTS:
         raise UserError(f"{ev.hangs['']} runs timed out before any test started{limit}; fix: run the"
                         " project's test command by hand to see what hangs, or raise --timeout")
-    finished: set[int] = set()  # predecessors some run of this hunt held and finished
-    for o in ev.observations:
-        if not o.stored:
-            finished |= o.included
+    finished: set[int] = set()  # predecessors some run of this hunt held and finished (read only after crashes)
+    if any(n >= CRASHES_TO_DROP for n in ev.crashes.values()):
+        for o in ev.observations:
+            if not o.stored:
+                finished |= o.included
     dropped = tuple(t for i, t in enumerate(problem.predecessors) if ev.hangs.get(t, 0) >= HANGS_TO_DROP
                     or (ev.crashes.get(t, 0) >= CRASHES_TO_DROP and i not in finished))
     if not dropped:

@@ -319,6 +319,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
 # end a hunt that has no budget, which would otherwise ask the same question for ever: the
 # fork check's runs (48 at most, evidence only once it agreed) stay well below it.
 NO_EVIDENCE_RUNS = 100
+NO_EVIDENCE = "were no evidence, and more would only ask the same again"  # the stop line's words (verify reads them)
 
 
 def _no_evidence(problem: Problem, observations: tuple[Observation, ...], settings: Settings, jobs: int,
@@ -329,7 +330,7 @@ def _no_evidence(problem: Problem, observations: tuple[Observation, ...], settin
     if not isinstance(answer, Verdict):  # (every strategy answers once no run is left; never seen)
         raise UserError("the hunt's last runs were no evidence and the search still asks for more; "
                         "fix: give --max-runs or --time-budget")
-    why = f"the last {counted(runs, 'run')} were no evidence, and more would only ask the same again"
+    why = f"the last {counted(runs, 'run')} {NO_EVIDENCE}"
     if sum(ev.other_failures.values()) and not any_failure:
         why += ": the victim failed another way (the note above); if it is the same failure, run again with --any-failure"
     else:

@@ -28,7 +28,7 @@ from isolate.errors import UserError
 from isolate.files import read_list
 from isolate.hunt.journal import OUTCOMES, Position, append_lines, json_object, lines_since
 from isolate.hunt.lock import Lock, holder
-from isolate.hunt.loop import Interrupted, make_runner as hunt_runner, terminate
+from isolate.hunt.loop import NO_EVIDENCE, Interrupted, make_runner as hunt_runner, terminate
 from isolate.hunt.settings import DEFAULTS
 from isolate.hunt.store import Hunt
 from isolate.hunt.verdict import read_verdict
@@ -166,8 +166,7 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' but its {reproducer} is missing; fix: run"
                         f" 'isolate bisect {shlex.quote(hunt.victim)}', which writes it again from the journal"
                         " (no new runs), then verify")
-    if kind not in ("polluter", "fails-alone", "brittle") and "were no evidence" in str(verdict.get("stop", "")):
-        # (isolate.hunt.loop._no_evidence: more time would only ask the same again)
+    if kind not in ("polluter", "fails-alone", "brittle") and NO_EVIDENCE in str(verdict.get("stop", "")):
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify, because its last runs"
                         " were no evidence (the victim crashed, hung or failed another way); fix: see what they did"
                         f" with 'isolate log {shlex.quote(hunt.victim)}', mend that, then run 'isolate bisect"

@@ -332,12 +332,13 @@ def directory_source(path: Path) -> Source:
 
     def read(visit: Visitor, warn: Warn) -> int:
         count = 0
-        for f in files:
+        sizes = [f.stat().st_size for f in files]
+        for f, size in zip(files, sizes):
             found = file_source(f)(visit, warn)
-            if not found and f.stat().st_size:  # a worker's file replaced or damaged: its tests were left out silently
+            if not found and size:  # a worker's file replaced or damaged: its tests were left out silently
                 warn(f"{f} holds no subunit test records (not a subunit stream); read the directory's other files")
             count += found
-        if count == 0 and not any(f.stat().st_size for f in files):  # was: "pass a stored run, or 'stestr last'"
+        if count == 0 and not any(sizes):  # was: "pass a stored run, or 'stestr last'"
             raise UserError(f"the recording in {path} holds no test: that pytest session ran none (exit status 5:"
                             " nothing collected, or -k/-m matched nothing); record a session that ran the failing test")
         return count
