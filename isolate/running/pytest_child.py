@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from isolate.orders.pytest_plugin import Recorder
+from isolate.running.child import IMPORT
 from isolate.running.leave import leave
 
 EXIT_LIST_ERROR = 3
@@ -103,7 +104,13 @@ class Replay:
         first = missing[0]
         path = first.split("::", 1)[0]
         broken = [r for r in self.collect_errors if r.nodeid.split("::", 1)[0] == path]
-        if broken:
+        imports = [i for i in missing if i.startswith(IMPORT)]
+        if imports:
+            message = (f"{imports[0]!r} is a module import, which isolate replays in stestr and unittest projects"
+                       " only (pytest imports a test file when it collects it); fix: remove the import: lines"
+                       " from the list")
+            details = "\n".join(imports)
+        elif broken:
             last = (broken[0].longreprtext.strip().splitlines() or ["collection error"])[-1]
             message = (f"cannot collect {path!r} (needed by {first!r}){more}: {last.strip()}; fix: "
                        "make the file importable or remove its tests from the list")

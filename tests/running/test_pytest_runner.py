@@ -144,6 +144,10 @@ def test_xdist_randomly_recording_and_cache_are_off(tmp_path: Path) -> None:
     assert proc.returncode == 0 and json.loads(proc.stdout)["outcomes"]["pass"] == 1, proc.stderr
     proc = isolate(root, "replay", str(tmp_path / "list.txt"), "--pytest-arg=-k", "--pytest-arg=nomatch")
     assert proc.returncode == 2 and "did not collect" in proc.stderr, proc.stderr
+    (tmp_path / "imports.txt").write_text("import:test_a\ntest_a.py::test_b\n")  # stestr's module imports
+    proc = isolate(root, "replay", str(tmp_path / "imports.txt"))
+    assert proc.returncode == 2 and "'import:test_a' is a module import" in proc.stderr, proc.stderr
+    assert "fix: remove the import: lines" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def _bisect_json(suite: Path, victim: str, *args: str, **extra: str) -> dict[str, object]:
