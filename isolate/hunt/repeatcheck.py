@@ -12,9 +12,10 @@ first `used` executions, so lowering K loses no run. A test of the same question
 repeated looks (isolate.search.repeats.later_e) runs on all K-fold runs whenever the search reaches
 a verdict; turned off then, the hunt starts over from its journal with
 single runs (and the stored history, which repeats leave out). A "fails on its own" verdict is held
-until a run of the victim alone reproduced the failure on its first execution (the victim alone
-runs meanwhile, a wave at a time; after HOLD_MOST such runs without one, repeats stop). The
-decision is stored in `repeat-check.json`.
+until a run of the victim alone reproduced the failure on its first execution and the K-fold runs
+no longer lean towards a victim that pollutes itself (isolate.search.repeats.stance; the victim
+alone runs meanwhile, a wave at a time, executed as often as asked; after HOLD_MOST such runs,
+repeats stop). The decision is stored in `repeat-check.json`.
 
 Without --repeat-victim, repeats start by themselves when isolate.search.repeats.automatic says
 they pay (`auto_start`): `repeat-auto.json` records when, and the check above runs from there.
@@ -45,9 +46,9 @@ from isolate.hunt.runs import run_journaled
 from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_repeat_auto, read_repeat_check,
                                  read_steps, repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
-from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, SINGLE, add_nothing, ahead,
-                                    ahead_next, alike, automatic, check_next, choose, first_alone, rejects, stance,
-                                    split, stored_flaky)
+from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, RELEASE_E, SINGLE,
+                                    add_nothing, ahead, ahead_next, alike, automatic, check_next, choose, first_alone,
+                                    later_e, rejects, stance, split, stored_flaky)
 from isolate.words import counted
 
 
@@ -221,20 +222,34 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
     runs, alone = k_fold(hunt)
     state, figure = stance(runs, alone, kind)
     spent = (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic())
+    first = first_alone(alone)
     if state == OFF or (state == HOLD and (len(alone) >= HOLD_MOST or spent)):
         why = None  # the test's
         if state == HOLD:
-            why = (f"no run of the victim alone failed on its first execution in {len(alone)} runs"
-                   + ("" if len(alone) >= HOLD_MOST else ", and the budget leaves no room to wait for one"))
+            held_for = (f"no run of the victim alone failed on its first execution in {len(alone)} runs" if not first
+                        else f"its later executions still leaned towards failing more often than the first after"
+                             f" {len(alone)} runs of it alone ({lean(runs, alone)})")
+            why = held_for + ("" if len(alone) >= HOLD_MOST else ", and the budget leaves no room to wait")
         _decide(hunt, runner, display, OFF, figure, runs, alone, 1, why)
         raise RepeatsOff
     if state != HOLD:
         return False
-    display.info(f"repeats: the victim fails on its own in K-fold runs, yet no run of it alone has failed on its"
-                 f" first execution ({len(alone)} runs): running it alone until one does")
-    _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline,
-               "repeats: the victim alone, until a first execution fails")
+    if not first:
+        display.info(f"repeats: the victim fails on its own in K-fold runs, yet no run of it alone has failed on its"
+                     f" first execution ({len(alone)} runs): running it alone until one does")
+    else:
+        display.info(f"repeats: the victim fails on its own in K-fold runs, yet its later executions lean towards"
+                     f" failing more often than the first ({lean(runs, alone)}): running it alone until they do not")
+    with executing(runner, repeat_asked(hunt)):
+        _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline,
+                   "repeats: the victim alone, until a first execution fails and the executions lean no way")
     return True
+
+
+def lean(runs: Sequence[str], alone: Sequence[str]) -> str:
+    """The held verdict's lean, as the log says it: later_e over all K-fold runs and over the
+    victim's alone (isolate.search.repeats.stance)."""
+    return f"likelihood ratio {later_e(runs):.3g} over all runs, {later_e(alone):.3g} alone; let go below {RELEASE_E:g}"
 
 
 def watch(hunt: Hunt, runner: Any, display: Any) -> None:

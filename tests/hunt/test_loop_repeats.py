@@ -18,9 +18,10 @@ import pytest
 
 from conftest import assert_user_error, copy_suite, isolate, record_failure, stestr_run
 from isolate.hunt.evidence import evidence
-from isolate.hunt.journal import read_journal
-from isolate.hunt.repeatcheck import _single_runs, executing, left_out, repeat_text
-from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, ahead_waiting, executions_of, read_repeat_auto, read_steps, repeat_of
+from isolate.hunt.journal import Entry, append_journal, read_journal
+from isolate.hunt.repeatcheck import _single_runs, executing, held, left_out, repeat_text
+from isolate.hunt.store import (FORK_CHECK_PHASE, Hunt, ahead_waiting, executions_of, read_repeat_auto, read_steps, repeat_of,
+                                 step_for)
 from isolate.report.html import _observations_after_each_entry
 from isolate.running.project import find_project
 from isolate.running.runner import Runner
@@ -136,7 +137,13 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
                      r" executions reproduced it; alone: \d+/\d+ on the first", check["summary"]), check
     assert verdict["repeats"] == {"asked": 24, "auto": False, "ahead": False, "used": check["used"], "state": "on",
                                   "summary": check["summary"]}, verdict["repeats"]
-    assert all(len(e.get("executions", "")) == check["used"] for e in entries[CHECK_RUNS:] if e["outcome"] in ("pass", "fail"))
+    # the search's runs execute the victim `used` times; a held verdict's runs of it alone as asked
+    # (isolate.search.repeats.stance: more of them tell the check), judged on their first `used`
+    queries = [json.loads(line) for line in (hunt_dir(suite) / "queries.jsonl").read_text().splitlines()]
+    held = {i for q in queries if q["reason"].startswith("repeats: the victim alone")
+            for i in range(q["from"], q["from"] + q["runs"])}
+    assert all(len(e.get("executions", "")) == (24 if i in held else check["used"])
+               for i, e in enumerate(entries) if i >= CHECK_RUNS and e["outcome"] in ("pass", "fail"))
     assert " alone on a first execution (" in finding and f"runs of {check['used']} executions failed" in finding
     alone = [e for e in entries if e["outcome"] in ("pass", "fail")]
     first = sum(e["executions"][0] == "r" for e in alone if e["step"] == entries[0]["step"])
@@ -488,3 +495,43 @@ def test_a_query_s_executions_run_the_victim_more_times_for_its_runs_only(tmp_pa
             [fewer] = runner.run([SP_VICTIM], SP_VICTIM)
         assert runner.repeat == 4
     assert (more.executions, after.executions, fewer.executions) == ("prrrrrr", "prrr", "prrr")
+
+
+class _Said:
+    """What the hunt would print (held() says why it waits)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def info(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def test_a_held_verdict_runs_the_victim_alone_as_often_as_asked_while_its_runs_lean(tmp_path: Path) -> None:
+    """A "fails on its own" verdict with repeats at 2 executions of the 6 asked: one run alone
+    reproduced the failure on its first execution, but 30 did so on a later one only (odds near 8
+    that the victim pollutes itself, below the 100 that would turn repeats off). The verdict is
+    held, and the victim alone runs with all 6 executions (the sample victim fails from its second
+    on), judged by the search on its first 2; the runner goes back to 2 after it."""
+    suite = self_polluter(tmp_path)
+    started = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "6", "--max-runs", "1", "--no-history",
+                      "--no-fork-server")
+    assert started.returncode in (0, 1, 2, 3, 4, 5), started.stderr
+    path = hunt_dir(suite)
+    for name in ("journal.jsonl", "repeat-check.json", "queries.jsonl"):
+        (path / name).unlink(missing_ok=True)
+    hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
+    step = step_for(hunt, (SP_VICTIM,), read_steps(hunt))
+    first, later = "rppppp", "ppprpp"
+    append_journal(hunt, [Entry(step, "fail", True, 0.1, executions=e) for e in [first] + [later] * 30])
+    (path / "repeat-check.json").write_text(json.dumps({"repeat": 6, "used": 2, "state": "on", "summary": "s"}))
+    said = _Said()
+    with Runner(find_project(suite), timeout=60, repeat=2) as runner:
+        assert held(hunt, "fails-alone", runner, said, 1, None, None) is True
+        assert runner.repeat == 2
+    entries = journal(suite)
+    assert len(entries) == 32 and entries[-1]["executions"] == "prrrrr", entries[-1]
+    assert any("lean towards failing more often than the first" in line and "let go below 5" in line
+               for line in said.lines), said.lines
+    last = evidence(hunt).observations[-1]  # judged on "pr", its first 2 executions; all 6 counted
+    assert (last.included, last.failed, last.executions, last.reproductions) == (frozenset(), True, 6, 5), last

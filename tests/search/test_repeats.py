@@ -8,7 +8,7 @@ import random
 import pytest
 
 from isolate.search.repeats import (AHEAD_JOBS, ALIKE_RUNS, ALPHA, ALPHA_AGAIN, AUTO_AFTER, AUTO_K, AUTO_LATEST, AUTO_ROOM,
-                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, SINGLE, ahead, ahead_next,
+                                    CHECK_QUIET, CHECK_RUNS, HISTORY_MOST, HOLD, OFF, ON, Q_MAX, RELEASE_E, SINGLE, ahead, ahead_next,
                                     add_nothing, alike, automatic, check_next, choose, flaky, later_e, later_p, per_execution,
                                     stance, stored_flaky, together)
 
@@ -118,6 +118,21 @@ def test_a_fails_alone_verdict_waits_for_a_first_execution() -> None:
     assert stance(later_only, later_only, "polluter")[0] == ON
     with_first = ["rppp", "pprp", "pppp"]
     assert stance(with_first, with_first, "fails-alone")[0] == ON
+
+
+def test_a_held_verdict_is_not_let_go_while_the_executions_lean_towards_self_pollution() -> None:
+    """One first execution reproduced the failure alone, but 60 runs reproduced it on a later one
+    only: later_e near 14 (odds that the victim pollutes itself), below the 100 that turns repeats
+    off, at or above RELEASE_E; the lean counts over all runs or over those alone."""
+    first, later, quiet = "r" + "p" * 9, "p" * 5 + "r" + "p" * 4, "p" * 10
+    leaning = [first] + [later] * 60
+    assert RELEASE_E <= later_e(leaning) < 1 / ALPHA_AGAIN
+    assert stance(leaning, leaning, "fails-alone")[0] == HOLD
+    assert stance(leaning, [first] + [quiet] * 60, "fails-alone")[0] == HOLD  # over all runs
+    assert stance([first] + [quiet] * 60, leaning, "fails-alone")[0] == HOLD  # over the runs alone
+    assert stance(leaning, leaning, "polluter")[0] == ON  # only a verdict that the victim fails alone waits
+    fewer = [first] + [later] * 10  # the same 1 in 11 on the first execution, on fewer runs: no lean yet
+    assert later_e(fewer) < RELEASE_E and stance(fewer, fewer, "fails-alone")[0] == ON
 
 
 def test_repeats_start_by_themselves_on_rare_or_flaky_failures_only() -> None:
