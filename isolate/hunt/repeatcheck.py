@@ -43,8 +43,8 @@ from isolate.files import write_atomic
 from isolate.hunt.journal import read_journal
 from isolate.hunt.evidence import Evidence, findings, fork_checked, phase_of
 from isolate.hunt.runs import run_journaled
-from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_repeat_auto, read_repeat_check,
-                                 read_steps, repeat_asked, repeat_of, step_for)
+from isolate.hunt.store import (REPEAT_AUTO, REPEAT_CHECK, Hunt, ahead_waiting, read_queries, read_repeat_auto,
+                                 read_repeat_check, read_steps, repeat_asked, repeat_of, step_for)
 from isolate.search.model import Observation
 from isolate.search.repeats import (AUTO_K, CHECK_RUNS, HOLD, HOLD_MOST, OFF, ON, Q_MAX, RELEASE_E, SINGLE,
                                     add_nothing, ahead, ahead_next, alike, automatic, check_next, choose, first_alone,
@@ -212,6 +212,10 @@ def start_check(hunt: Hunt, runner: Any, display: Any, jobs: int, deadline: floa
     _decide(hunt, runner, display, state, figure, runs, alone, choose(alone, k) if state == ON else 1)
 
 
+# a held verdict's runs of the victim alone, as queries.jsonl names them
+HOLD_REASON = "repeats: the victim alone, until a first execution fails and the executions lean no way"
+
+
 def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: float | None,
          room: int | None) -> bool:
     """With repeats on, at a verdict of `kind`: raises RepeatsOff when the test now rejects them
@@ -234,16 +238,19 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
         raise RepeatsOff
     if state != HOLD:
         return False
-    if not first:
-        display.info(f"repeats: the victim fails on its own in K-fold runs, yet no run of it alone has failed on its"
-                     f" first execution ({len(alone)} runs): running it alone until one does")
-    else:
-        display.info(f"repeats: the victim fails on its own in K-fold runs, yet its later executions lean towards"
-                     f" failing more often than the first ({lean(runs, alone)}): running it alone until they do not")
+    queries = read_queries(hunt)
+    if not queries or queries[-1].get("reason") != HOLD_REASON:  # said once a hold, not at each of its waves
+        if not first:
+            display.info(f"repeats: the victim fails on its own in K-fold runs, yet no run of it alone has failed on"
+                         f" its first execution ({len(alone)} runs): running it alone until one does")
+        else:
+            display.info(f"repeats: the victim fails on its own in K-fold runs, yet its later executions lean towards"
+                         f" failing more often than the first ({lean(runs, alone)}): running it alone until they"
+                         " do not")
     with executing(runner, repeat_asked(hunt)):
-        _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline,
-                   "repeats: the victim alone, until a first execution fails and the executions lean no way")
+        _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline, HOLD_REASON)
     return True
+
 
 
 def lean(runs: Sequence[str], alone: Sequence[str]) -> str:
