@@ -165,14 +165,14 @@ def suite_order(source: Source, label: str) -> tuple[str, ...]:
     return tuple(test_id for _, _, test_id in sorted(started))
 
 
+NO_RECORDS = "holds no subunit test records (empty, or not a subunit stream)"  # after a stream's label
+
+
 def _no_records(label: str) -> UserError:
     if label.startswith("run ") and label[4:].isdigit():  # a repository's stored run: it told to pass one
         return UserError(f"{label} holds no subunit test records (empty, or damaged: not a subunit stream);"
                          " pass another run with --run ID ('isolate runs' lists them)")
-    return UserError(
-        f"{label} holds no subunit test records (empty, or not a subunit stream);"
-        " pass a stored run, or a file made by 'stestr last --subunit'"
-    )
+    return UserError(f"{label} {NO_RECORDS}; pass a stored run, or a file made by 'stestr last --subunit'")
 
 
 def _resolve_test(ids: Collection[str], label: str, test: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from isolate.errors import UserError
-from isolate.orders.extract import UNTAGGED, Source, file_source, stream_source
+from isolate.orders.extract import NO_RECORDS, UNTAGGED, Source, file_source, stream_source
 from isolate.orders.repository import Repository
 from isolate.orders.stream import FAILING, Record
 
@@ -38,7 +38,7 @@ def summarize_stream(stream: Path, stdin: Callable[[], BinaryIO]) -> RunSummary:
     summary = summarize_source(source, label, None if str(stream) == "-" else _mtime(stream))
     if not summary.tests:  # (a run among a repository's is listed with its warning; this is all there is)
         last = summary.warnings[-1]  # the source's own error already names its fix
-        generic = last.endswith("(empty, or not a subunit stream)")
+        generic = last == f"{label} {NO_RECORDS}"
         raise UserError(f"{last}; pass a saved subunit stream or a recording directory" if generic else last)
     return summary
 
@@ -66,7 +66,7 @@ def summarize_source(source: Source, label: str, mtime: float | None, run_id: in
         warnings.append(str(exc))
     else:
         if tests == 0:
-            warnings.append(f"{label} holds no subunit test records (empty, or not a subunit stream)")
+            warnings.append(f"{label} {NO_RECORDS}")
     when = first[0][:19] if first else "-" if mtime is None else dt.datetime.fromtimestamp(mtime).isoformat(" ", "seconds")
     key = lambda tag: (len(tag), tag)  # noqa: E731  worker-2 before worker-10
     return RunSummary(run_id, when, tests, tuple(failures), tuple(sorted(workers, key=key)), tuple(warnings),

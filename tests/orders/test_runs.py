@@ -45,7 +45,8 @@ def test_runs_refuses_a_stream_it_cannot_list(tmp_path: Path) -> None:
     (tmp_path / "junk.subunit").write_bytes(b"\x00not a stream\n")
     (tmp_path / "empty").mkdir()
     assert_user_error(isolate(tmp_path, "runs", "--stream", "junk.subunit"), "junk.subunit",
-                      "no subunit test records")
+                      "no subunit test records (empty, or not a subunit stream); pass a saved subunit stream or a"
+                      " recording directory")
     assert_user_error(isolate(tmp_path, "runs", "--stream", "missing.subunit"), "does not exist")
     assert_user_error(isolate(tmp_path, "runs", "--stream", "empty"), "no *.subunit recordings")
     assert_user_error(isolate(tmp_path, "runs", "--stream", "junk.subunit", "--repo", "."), "--repo and --stream")
