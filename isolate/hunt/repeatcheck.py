@@ -14,7 +14,7 @@ a verdict; turned off then, the hunt starts over from its journal with
 single runs (and the stored history, which repeats leave out). A "fails on its own" verdict is held
 until a run of the victim alone reproduced the failure on its first execution and the K-fold runs
 no longer lean towards a victim that pollutes itself (isolate.search.repeats.stance; the victim
-alone runs meanwhile, a wave at a time, executed as often as asked; after HOLD_MOST such runs,
+alone runs meanwhile, a wave at a time, executed as often as asked on one worker; after HOLD_MOST such runs,
 repeats stop). The decision is stored in `repeat-check.json`.
 
 Without --repeat-victim, repeats start by themselves when isolate.search.repeats.automatic says
@@ -247,7 +247,7 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
             display.info(f"repeats: the victim fails on its own in K-fold runs, yet its later executions lean towards"
                          f" failing more often than the first ({lean(runs, alone)}): running it alone until they"
                          " do not")
-    with executing(runner, repeat_asked(hunt)):
+    with executing(runner, repeat_asked(hunt) if jobs == 1 else 1):  # (1: the runner's own K, as lowered)
         _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline, HOLD_REASON)
     return True
 

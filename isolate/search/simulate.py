@@ -524,7 +524,7 @@ def repeat_trial(suite: Suite, settings: Settings, rng: random.Random, asked: in
                 used, off, executing = 1, True, 1
                 continue
             if state == HOLD:
-                run(alone, max(used, asked), batch, False, "hold")  # as asked: isolate.search.repeats.stance
+                run(alone, max(used, asked) if batch == 1 else used, batch, False, "hold")  # isolate.search.repeats.stance
                 continue
             break
         if step.alongside:
