@@ -31,10 +31,10 @@ from pathlib import Path
 import pytest
 
 from isolate.orders.pytest_plugin import Recorder
-from isolate.running.child import IMPORT
 from isolate.running.leave import leave
 
 EXIT_LIST_ERROR = 3
+IMPORT = "import:"  # isolate.running.child's module-import entry (its module is not imported here: start-up)
 _LIST, _STREAM, _ERROR = "isolate_list", "isolate_stream", "isolate_error_file"
 
 
