@@ -14,8 +14,8 @@ a verdict; turned off then, the hunt starts over from its journal with
 single runs (and the stored history, which repeats leave out). A "fails on its own" verdict is held
 until a run of the victim alone reproduced the failure on its first execution and the K-fold runs
 no longer lean towards a victim that pollutes itself (isolate.search.repeats.stance; the victim
-alone runs meanwhile, a wave at a time, executed as often as asked on one worker; after HOLD_MOST such runs,
-repeats stop). The decision is stored in `repeat-check.json`.
+alone runs meanwhile, a wave at a time, executed as often as asked on one worker; after HOLD_MOST
+such runs, repeats stop). The decision is stored in `repeat-check.json`.
 
 Without --repeat-victim, repeats start by themselves when isolate.search.repeats.automatic says
 they pay (`auto_start`): `repeat-auto.json` records when, and the check above runs from there.
@@ -250,7 +250,6 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
     with executing(runner, repeat_asked(hunt) if jobs == 1 else 1):  # (1: the runner's own K, as lowered)
         _run_alone(hunt, runner, jobs if room is None else min(jobs, room), jobs, deadline, HOLD_REASON)
     return True
-
 
 
 def lean(runs: Sequence[str], alone: Sequence[str]) -> str:

@@ -54,11 +54,12 @@ lean that way is no sign that the K-fold runs can be trusted. On one worker the 
 execute the victim as often as asked (K before `choose` lowered it), though the search judges
 them on their first `used`: the extra executions cost little beside a process's start-up and make
 more runs telling for the test. On W workers a wave of the hold is W runs, and there the extra
-executions of each cost the hunt's wall time more than they tell (measured), so they run `used`. A victim that pollutes itself beside a polluter and a background rate (`single
-p=0.2 q=0.01 s=0.1`) makes the K-fold runs of it alone fail so often that the polluter no longer
-doubles their rate; these two rules took that cell from 265 to 277 of 300 right, and cost the
-default `none` cells about 1% (11-16% with --repeat-victim 10 given; docs/search.md, "A held
-verdict let go only without a lean").
+executions of each cost the hunt's wall time more than they tell (measured), so they run `used`.
+A victim that pollutes itself beside a polluter and a background rate (`single p=0.2 q=0.01
+s=0.1`) makes the K-fold runs of it alone fail so often that the polluter no longer doubles their
+rate; these two rules took that cell from 265 to 277 of 300 right, and cost the default `none`
+cells about 1% (11-16% with --repeat-victim 10 given; docs/search.md, "A held verdict let go only
+without a lean").
 
 Without --repeat-victim, repeats start by themselves (`automatic`) where they pay: a rare or a
 flaky failure (where a run's start-up and predecessors cost most per observation, and where K
