@@ -89,7 +89,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         k_fold_runs, alone = k_fold(hunt)
         every = listed(hunt)
         flaky = _flaky(ev)
-        state = ahead_next(runs, reproduced, flaky, left, room, every, int(auto["repeat"]))
+        state = ahead_next(runs, reproduced, flaky, left, room, every, int(auto["repeat"]), failed_left(ev, strategy))
         if state == OFF:
             why = (_together(k_fold_runs) if alike(every, int(auto["repeat"]))
                    else f"{seen}, and repeats can no longer start")
@@ -112,7 +112,7 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         display.info(f"repeats: {seen}: checking whether the runs' {auto['repeat']} executions are evidence")
         start_check(hunt, runner, display, jobs, deadline, merged["max_runs"])
         return True
-    if not automatic(runs, reproduced, _flaky(ev), left, room):
+    if not automatic(runs, reproduced, _flaky(ev), left, room, history_failed=failed_left(ev, strategy)):
         return False
     why = (f"{seen}: from run {ev.entries + 1} on, each run executes the victim {AUTO_K} times in one process"
            " (more evidence per start-up; --repeat-victim 1 turns this off)")
@@ -135,6 +135,11 @@ def left_out(ev: Evidence, strategy: str) -> int:
     search, which keeps them as its chain's prior (isolate.hunt.evidence), all for the single-cause
     search."""
     return 0 if strategy == "isolate" else ev.history[0]
+
+
+def failed_left(ev: Evidence, strategy: str) -> int:
+    """Of the stored runs `left_out` counts, those that failed."""
+    return ev.history[1] if left_out(ev, strategy) else 0
 
 
 def _write_auto(data: dict[str, Any], hunt: Hunt) -> None:

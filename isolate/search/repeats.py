@@ -268,14 +268,19 @@ def stored_flaky(stored: Sequence[tuple[AbstractSet[T], bool]], own: Sequence[tu
 
 
 def automatic(runs: int, reproduced: int, flaky: bool, history: int, room: int | None, *,
-              left_out: bool = True) -> bool:
+              left_out: bool = True, history_failed: int = 0) -> bool:
     """Whether repeats start by themselves now, in a hunt without --repeat-victim: `runs` single
     runs of the hunt so far (`left_out`: they would be left out, so at most AUTO_LATEST of them),
     `reproduced` of them reproduced the failure, `flaky` (see `flaky`); `history` stored runs are
-    evidence that K-fold runs would leave out, `room` runs are left in --max-runs (None: no limit).
-    See the module docstring."""
+    evidence that K-fold runs would leave out, `history_failed` of them failed, `room` runs are
+    left in --max-runs (None: no limit). See the module docstring.
+
+    Not while stored runs that repeats would leave out hold the hunt's only failures: they are
+    what tells a failure that no longer happens (isolate.search.stored.stale ends that hunt as
+    "not reproduced"); without them the hunt ran the full list to the reproduction cap."""
     return (AUTO_AFTER <= runs and (runs <= AUTO_LATEST or not left_out) and (not reproduced or flaky)
-            and history < HISTORY_MOST and (room is None or room >= AUTO_ROOM))
+            and history < HISTORY_MOST and (room is None or room >= AUTO_ROOM)
+            and (reproduced > 0 or not history_failed))
 
 
 def ahead(jobs: int, history: int, room: int | None) -> bool:
@@ -285,7 +290,7 @@ def ahead(jobs: int, history: int, room: int | None) -> bool:
 
 
 def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int | None,
-               listed: Sequence[tuple[AbstractSet[T], str]], k: int) -> str:
+               listed: Sequence[tuple[AbstractSet[T], str]], k: int, history_failed: int = 0) -> str:
     """While the executions run ahead (`ahead`), before the check: ON to start the check now
     (`automatic` says so, on the runs' first executions: `runs`, `reproduced`, `flaky`, or a run
     of `listed` whose executions disagree, `split`; no run is left out, so however late), OFF to
@@ -298,7 +303,8 @@ def ahead_next(runs: int, reproduced: int, flaky: bool, history: int, room: int 
         return OFF
     if together(listed, k):
         return SINGLE
-    if automatic(runs, reproduced, flaky or split(listed, k), history, room, left_out=False):
+    if automatic(runs, reproduced, flaky or split(listed, k), history, room, left_out=False,
+                 history_failed=history_failed):
         return ON
     if history >= HISTORY_MOST or (room is not None and room < AUTO_ROOM):
         return OFF

@@ -250,6 +250,14 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     assert "did not reproduce" in verdict["stop"]
     status = isolate(suite, "status", VICTIM)  # no leader made of the stale failures
     assert status.returncode == 0 and "  leading: —" in status.stdout, status.stdout
+    # the single-cause search too: its repeats, which leave the stored runs out, started after two
+    # passes, and the hunt then ran the full list to the reproduction cap (4,603 runs)
+    assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--strategy", "single", "--max-runs", "200")
+    assert proc.returncode == 4, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "not-reproduced" and verdict["runs"] <= 40, verdict
+    assert "did not reproduce" in verdict["stop"] and "repeats:" not in proc.stderr, (verdict, proc.stderr)
 
 
 def test_a_run_of_the_hunts_own_repository_is_no_extra_history(tmp_path: Path) -> None:

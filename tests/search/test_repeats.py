@@ -147,6 +147,9 @@ def test_repeats_start_by_themselves_on_rare_or_flaky_failures_only() -> None:
     assert not automatic(AUTO_LATEST + 1, 0, False, 0, None)
     assert not automatic(AUTO_AFTER, 0, False, HISTORY_MOST, None)
     assert not automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM - 1) and automatic(AUTO_AFTER, 0, False, 0, AUTO_ROOM)
+    # stored runs left out that hold the hunt's only failures (they tell one that no longer happens)
+    assert not automatic(AUTO_AFTER, 0, False, 3, None, history_failed=3)
+    assert automatic(AUTO_AFTER, 0, False, 3, None) and automatic(10, 1, True, 3, None, history_failed=3)
 
 
 def test_a_list_that_passes_while_holding_a_failing_one_shows_a_flaky_cause() -> None:
