@@ -163,7 +163,8 @@ def step_runs(hunt: Hunt, entries: list[Entry], warnings: list[str] | None = Non
     listed: dict[int, list[dict[str, Any]]] = {}  # the query lines by the journal entry they began at
     for query in read_queries(hunt, warnings):
         listed.setdefault(int(query["from"]), []).append(query)
-    starts = sorted({0, *listed} | _check_changes(entries))
+    inside = {i for i in listed if 0 < i < len(entries) and _checks(entries, i - 1) and _checks(entries, i)}
+    starts = sorted(({0, *listed} - inside) | _check_changes(entries))  # the fork check's waves: one group
     out = []
     for begin, end in zip(starts, [*starts[1:], len(entries)]):
         group = entries[begin:end]
@@ -181,11 +182,11 @@ def step_runs(hunt: Hunt, entries: list[Entry], warnings: list[str] | None = Non
 
 def _lists(group: list[Entry], queries: list[dict[str, Any]]) -> list[tuple[int, list[Entry], str]]:
     """One query's runs as (step, its runs, why: said where it differs from the row before), in
-    the order `queries` (its lines) listed the steps; without them, each stretch of one step (the
-    fork check's interleaved lists as one)."""
+    the order `queries` (its lines) listed the steps; without them, each stretch of one step. The
+    fork check's runs (its waves of its lists) are one row."""
+    if group[0].phase == FORK_CHECK_PHASE:
+        return [(group[0].step, group, "")]
     if not queries:
-        if group[0].phase == FORK_CHECK_PHASE:
-            return [(group[0].step, group, "")]
         stretches: list[tuple[int, list[Entry], str]] = []
         for entry in group:
             if stretches and stretches[-1][0] == entry.step:
@@ -240,9 +241,11 @@ def checked_steps(entries: Sequence[Entry], g: StepRun) -> str | None:
     return ", ".join(str(n) for n in sorted({e.step for e in entries[g.begin:g.end]}))
 
 
+def _checks(entries: Sequence[Entry], i: int) -> bool:
+    """Whether journal entry `i` is a run of the fork check."""
+    return entries[i].phase == FORK_CHECK_PHASE
+
+
 def _check_changes(entries: list[Entry]) -> set[int]:
     """Where the fork check's runs begin or end (its runs are a group of their own)."""
-    def check(i: int) -> bool:
-        return entries[i].phase == FORK_CHECK_PHASE
-
-    return {i for i in range(1, len(entries)) if check(i) != check(i - 1)}
+    return {i for i in range(1, len(entries)) if _checks(entries, i) != _checks(entries, i - 1)}

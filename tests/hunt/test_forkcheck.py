@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conftest import isolate, stestr_run
-from isolate.hunt.forkcheck import CHECK_AFTER, CHECK_AFTER_VARIABLE, FORK_RUNS, MAX_LISTS, Tally, fresh_tallies, judge, stratified_p
+from isolate.hunt.forkcheck import (ALPHA, CHECK_AFTER, CHECK_AFTER_VARIABLE, FORK_RUNS, MAX_LISTS, Tally, fresh_tallies, judge,
+                                    settled, stratified_p)
 from isolate.hunt.journal import Entry, parse_entry
 from test_loop import DETERMINISTIC, recorded
 
@@ -27,6 +30,7 @@ HASH_SUITE = {
     "tokencache/__init__.py": "",
     "tokencache/cache.py": '''import json
 import os
+import random
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bucket-cache.json")
 
@@ -115,6 +119,14 @@ def test_a_hunt_switches_to_fork_mode_says_so_and_a_resume_does_not_check_again(
     assert "    mode: fork (checked: reproduced " in first.stdout  # and the verdict's evidence
     checks = [e for e in journal(suite, victim) if e.phase == "fork-check"]
     assert checks and all(e.mode == "fork" for e in checks)
+    # every list fails always or never, forked as fresh: the check stops once its runs left cannot
+    # fail it, well before FORK_RUNS per list
+    decision = json.loads(next((suite / ".isolate").glob("*/fork-check.json")).read_text())
+    planned = FORK_RUNS * len(decision["lists"])
+    assert len(checks) == sum(entry["fork"][0] for entry in decision["lists"]) < planned, decision
+    assert f"{planned - len(checks)} of {planned} fork runs not made: no outcome of theirs could fail the check" \
+        in decision["summary"], decision
+    assert decision["p_reproduced"] >= ALPHA / 2 and decision["p_other"] >= ALPHA / 2
     fresh = [e for e in journal(suite, victim) if e.mode is None]
     assert len(fresh) >= int(os.environ[CHECK_AFTER_VARIABLE]) and all(e.phase is None for e in fresh)
 
@@ -163,7 +175,7 @@ def test_a_victim_that_depends_on_the_hash_seed_keeps_the_hunt_fresh(tmp_path: P
     assert "mode: fresh (fork check failed:" in isolate(suite, "status").stdout
     log = isolate(suite, "log", HASH_VICTIM).stdout.splitlines()
     checked = [line.split("fork server, ")[1] for line in log if "again in the fork server" in line]
-    assert sum(int(c.split(" runs")[0]) for c in checked) == len(forked)  # one line per list checked
+    assert [int(c.split(" runs")[0]) for c in checked] == [len(forked)]  # one line for the check's waves
     assert "mode: fresh (fork check failed:" in "\n".join(log)
 
     again = isolate(suite, "bisect", HASH_VICTIM)
@@ -230,6 +242,50 @@ def test_judge_and_tallies() -> None:
     assert not agree and ps["p_reproduced"] < 0.001 and "reproductions differ" in summary
 
 
+def test_a_check_settled_early_decides_as_all_its_runs_would() -> None:
+    """The fork runs stop once the fork runs left cannot change the decision; on any outcome of
+    theirs, the whole check decides the same."""
+    rng = random.Random(7)
+    stopped = 0
+    for _ in range(300):
+        lists = [(rng.randint(1, 12), rng.random(), rng.random() * 0.3) for _ in range(rng.randint(1, MAX_LISTS))]
+        fresh = []
+        for n, rate, other in lists:
+            outcomes = [rng.random() for _ in range(n)]
+            fresh.append((n, sum(u < rate for u in outcomes), sum(rate <= u < rate + other for u in outcomes)))
+        fork_rate = rng.choice([None, 0.0, 1.0])  # as fresh, or a fork server that always passes or fails
+        tallies = [Tally(i, f) for i, f in enumerate(fresh)]
+        draws = []
+        for (n, rate, other), t in zip(lists, tallies):
+            r = rate if fork_rate is None else fork_rate
+            draws.append([1 if (u := rng.random()) < r else 2 if u < r + (0 if fork_rate is not None else other) else 0
+                          for _ in range(FORK_RUNS)])
+        early = None
+        for i in range(len(tallies)):
+            for j in range(FORK_RUNS):
+                made = draws[i][:j + 1]
+                tallies[i] = replace(tallies[i], fork=(j + 1, made.count(1), made.count(2)))
+                early = settled(tallies)
+                if early is not None:
+                    break
+            if early is not None:
+                break
+        if early is None:
+            continue
+        stopped += sum(FORK_RUNS - t.fork[0] for t in tallies) > 0
+        for _ in range(5):  # the runs not made, drawn any way at all: the whole check agrees
+            whole = []
+            for t in tallies:
+                rest = [rng.choice((0, 1, 2)) for _ in range(FORK_RUNS - t.fork[0])]
+                whole.append(replace(t, fork=(FORK_RUNS, t.fork[1] + rest.count(1), t.fork[2] + rest.count(2))))
+            assert judge(whole)[0] == early[0], (tallies, whole)
+        agree, summary, ps = judge(tallies)
+        assert agree == early[0] and ps == early[1]
+        if sum(FORK_RUNS - t.fork[0] for t in tallies):
+            assert " fork runs not made: no outcome of theirs could" in summary, summary
+    assert stopped > 100  # it does stop early, often
+
+
 def test_old_journal_entries_are_fresh() -> None:
     entry, why = parse_entry(b'{"step": 0, "outcome": "pass", "reproduced": false, "seconds": 0.2}')
     assert why == "" and entry is not None and entry.mode is None
@@ -254,7 +310,12 @@ def test_a_failed_check_counts_against_max_runs(tmp_path: Path) -> None:
     checked = re.search(r"running the hunt's first (\d+) lists", proc.stderr)
     assert checked is not None, proc.stderr
     entries = journal(suite, HASH_VICTIM)
-    assert sum(e.phase == "fork-check" for e in entries) == FORK_RUNS * int(checked.group(1)) >= 3 * FORK_RUNS
+    # the check stops once no outcome of its fork runs left could pass it (every fork child passes here)
+    made, planned = sum(e.phase == "fork-check" for e in entries), FORK_RUNS * int(checked.group(1))
+    assert 2 * FORK_RUNS < made <= planned, made
+    if made < planned:
+        said = f"{planned - made} of {planned} fork runs not made: no outcome of theirs could pass the check"
+        assert said in proc.stderr, proc.stderr
     assert len(entries) <= 52, len(entries)
 
 
