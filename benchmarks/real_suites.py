@@ -256,14 +256,19 @@ for i in walk(suite):
 
 def collect(entry: Entry, project: Path, env: dict[str, str]) -> list[str]:
     if entry.runner == "pytest":
-        proc = sh(["python", "-m", "pytest", *PYTEST_OFF, "--collect-only", "-q", entry.test_path],
-                  project, env)
-        ids = [line for line in proc.stdout.splitlines() if "::" in line and " " not in line]
+        # one -q lists node ids; a project whose addopts hold --verbose (dotty-dict) needs two
+        for quiet in ("-q", "-qq"):
+            proc = sh(["python", "-m", "pytest", *PYTEST_OFF, "--collect-only", quiet, entry.test_path],
+                      project, env)
+            ids = [line for line in proc.stdout.splitlines() if "::" in line and " " not in line]
+            if ids:
+                break
     else:
         proc = sh(["python", "-c", UNITTEST_IDS, entry.test_path, entry.top_dir], project, env)
         ids = [line for line in proc.stdout.splitlines() if line.strip()]
     if not ids:
-        raise RuntimeError(f"collected no tests: {(proc.stderr or proc.stdout)[-300:]}")
+        said = " ".join((proc.stderr or proc.stdout)[-300:].split())  # one line: it goes in a table row
+        raise RuntimeError(f"collected no tests: {said}")
     return ids
 
 
