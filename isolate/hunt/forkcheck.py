@@ -215,10 +215,6 @@ def settled(tallies: Sequence[Tally]) -> tuple[bool, dict[str, float]] | None:
     return None
 
 
-def _fork_runs(tally: Tally) -> int:
-    return FORK_RUNS  # at most
-
-
 class AutoRunner:
     """The hunt's runner when the mode is automatic: fresh until the check decides, then fork
     if it agreed. Runs lists like a Runner (what loop.py needs of one)."""
@@ -275,7 +271,7 @@ class AutoRunner:
                                 {test for test, n in ev.hangs.items() if n}, repeat)
         mine = set(ev.problem.predecessors)  # this phase's lists only (the setter phase has others)
         tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]
-        if not tallies or (max_runs is not None and len(entries) + sum(map(_fork_runs, tallies)) > max_runs):
+        if not tallies or (max_runs is not None and len(entries) + FORK_RUNS * len(tallies) > max_runs):
             return False
         self.display.info(f"fork check: running the hunt's first {counted(len(tallies), 'list')} in the fork server to"
                           " compare with their fresh runs")
@@ -296,7 +292,7 @@ class AutoRunner:
         list's one query did before."""
         tallies = self._run(tallies, dict.fromkeys(range(len(tallies)), 1), ev, jobs, deadline)
         for i in range(len(tallies)):
-            while settled(tallies) is None and tallies[i].fork[0] < FORK_RUNS:
+            while tallies[i].fork[0] < FORK_RUNS and settled(tallies) is None:  # (once a wave)
                 asked = min(max(2, jobs), FORK_RUNS - tallies[i].fork[0])
                 made = tallies[i].fork[0]
                 tallies = self._run(tallies, {i: asked}, ev, jobs, deadline)
@@ -377,7 +373,7 @@ def _not_checked(hunt: Hunt, entries: list[Entry], after: int, most: int | None)
         return (f"fresh (automatic: the fork check comes after {after} runs that are evidence, one of them a"
                 " reproduction; none has reproduced the failure)")
     tallies = fresh_tallies(since, read_steps(hunt), (), repeat_of(hunt))
-    forks = sum(map(_fork_runs, tallies))
+    forks = FORK_RUNS * len(tallies)
     if most is not None and tallies and len(entries) + forks > most:
         return (f"fresh (automatic: the fork check, due after {after} runs that are evidence, was put off: its"
                 f" {forks} runs would not fit in --max-runs {most})")
