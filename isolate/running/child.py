@@ -171,11 +171,10 @@ class TestIndex:
         self._module_of: dict[str, str | None] = {}
         self._discovered = False
         top = runner_args.top_dir or (runner_args.start_dir if runner_args.discover else None)
-        if top is not None:
+        self.top = None if top is None else os.path.abspath(top)  # on sys.path
+        if self.top is not None and self.top not in sys.path:
             # What unittest discovery does: ids are relative to the top-level directory.
-            top_abs = os.path.abspath(top)
-            if top_abs not in sys.path:
-                sys.path.insert(0, top_abs)
+            sys.path.insert(0, self.top)
 
     def resolve(self, ids: Sequence[str]) -> list[Step]:
         """The cases for ``ids`` in the given order, an ImportStep for each ``import:`` entry;

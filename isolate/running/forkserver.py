@@ -26,7 +26,7 @@ imports itself, and warns about one imported before it.
 
 Protocol (JSON lines over a Unix socket, so testr wrappers that close inherited descriptors do
 not break it): the server sends ``{"ready": pid}``; the parent sends ``{"job": k, "list": ..,
-"stream": .., "error_file": .., "output": .., "tmpdir": .., "discover_all": bool[, "pytest": [args]]}``; the server
+"stream": .., "error_file": .., "output": .., "tmpdir": .., "discover_all": bool[, "pytest": [args]][, "cwd": folder]}``; the server
 answers ``{"job": k, "pid": pid}`` and later ``{"job": k, "exit": code}`` (negative: killed by
 that signal; 3: the list could not run, see the error file). ``{"kill": k}`` kills job k's group.
 """
@@ -166,6 +166,8 @@ def _child(request: dict[str, Any], index: TestIndex | None, sock: socket.socket
     os.close(out)
     os.environ["TMPDIR"] = request["tmpdir"]
     tempfile.tempdir = None
+    if request.get("cwd"):
+        _move(request["cwd"], index)
     if index is None:
         return _pytest_main(request["pytest"])
     try:
@@ -178,6 +180,19 @@ def _child(request: dict[str, Any], index: TestIndex | None, sock: socket.socket
         write_error(request["error_file"], error)
         return EXIT_LIST_ERROR
     return 0
+
+
+def _move(folder: str, index: TestIndex | None) -> None:
+    """Work in ``folder``, a copy of the server's working folder (executors/folders.py), as a
+    fresh process started there would: its cwd, ``PWD``, and the import path entries that named
+    the server's folder (the ``-m`` entry, the test tree's top directory) now name the copy's."""
+    here = os.getcwd()
+    os.chdir(folder)
+    os.environ["PWD"] = folder
+    own = {here}
+    if index is not None and index.top and index.top.startswith(here + os.sep):
+        own.add(index.top)
+    sys.path[:] = [folder + p[len(here):] if p in own else p for p in sys.path]
 
 
 def _pytest_main(args: list[str]) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,14 @@ def judge(
     timed_out: bool,
     seconds: float,
     expect: Expectation,
+    folder: tuple[str, str] | None = None,
 ) -> Outcome:
-    """The outcome of one repetition (see module docstring for the rules)."""
+    """The outcome of one repetition (see module docstring for the rules). ``folder`` is (the copy
+    of the project the run worked in, the project's root): the copy's path in what the run wrote
+    reads as the root's, so that its failures sign as the recorded one."""
+
+    def here(text: str) -> str:
+        return text if folder is None else text.replace(folder[0], folder[1])
 
     def outcome(kind: str, message: str, signature: str | None = None, details: str = "",
                 ran: tuple[str, ...] = (), hung: str | None = None) -> Outcome:
@@ -138,14 +145,14 @@ def judge(
                        details, ran, returncode, hung)
 
     if error_file.exists():
-        text = error_file.read_text(encoding="utf-8", errors="replace")
+        text = here(error_file.read_text(encoding="utf-8", errors="replace"))
         first, _, rest = text.partition("\n")
         return outcome(ERROR, first.strip() or "the list could not run", details=rest)
     if not stream.exists():
         if timed_out:
             return outcome(TIMEOUT, f"timed out after {duration(seconds)} before any test started")
         return outcome(ERROR, f"the test command {_status(returncode)} before running any test"
-                       f"{_last_output(output)}; fix: run the project's test command by hand "
+                       f"{here(_last_output(output))}; fix: run the project's test command by hand "
                        "and check it starts")
     occurrences = read_stream(stream)
     fixtures = [o for o in occurrences if _FIXTURE_RE.match(o.test_id)]
@@ -161,12 +168,12 @@ def judge(
     mine = [o for o in tests if o.test_id == target]
     finished = [o for o in mine if o.status in FINAL]
     if finished:  # every execution finished, or one reproduced the failure before a crash or hang
-        judged = _executions(outcome, finished)
+        judged = _executions(outcome, finished, here)
         if len(finished) == ids.count(target) or judged.reproduced:
             return replace(judged, ran=ran)
     for fixture in fixtures:
         if _covers(fixture, target) and fixture.status in ("fail", "uxsuccess"):
-            text = _traceback_text(fixture)
+            text = here(_traceback_text(fixture))
             sig = signature_from_traceback(text)
             return outcome(FAIL, f"target's {fixture.test_id} failed: {sig}", sig, text, ran)
     if timed_out:
@@ -181,10 +188,10 @@ def judge(
     else:
         where = "before the first test"
     return outcome(CRASH, f"the test process {_status(returncode)} {where}, before the target "
-                   f"finished{_last_output(output)}", ran=ran, hung=running)
+                   f"finished{here(_last_output(output))}", ran=ran, hung=running)
 
 
-def _executions(outcome: Any, finished: list[_Occurrence]) -> Outcome:
+def _executions(outcome: Any, finished: list[_Occurrence], here: Callable[[str], str]) -> Outcome:
     """The target's result over its executions (one, or the victim repeated in one process): the
     first one that reproduced the recorded failure, else the first that failed, else a pass.
     With several, ``executions`` keeps each one's result, r(eproduced), f(ailed otherwise) or
@@ -192,7 +199,7 @@ def _executions(outcome: Any, finished: list[_Occurrence]) -> Outcome:
     judged: list[Outcome] = []
     for occ in finished:
         if occ.status in ("fail", "uxsuccess"):
-            text = _traceback_text(occ)
+            text = here(_traceback_text(occ))
             sig = signature_from_traceback(text)
             judged.append(outcome(FAIL, f"target failed: {sig or occ.status}", sig, text))
         elif occ.status == "skip":

@@ -4,7 +4,8 @@ This is what a hunt spends its time on, so it does only what stestr's ``run --lo
 it keeps the list's order (verified from the emitted stream), names unknown ids instead of
 dropping them, never touches ``.stestr/`` or ``.testrepository/``, and starts as little as
 possible per repetition. Each repetition runs in its own process group (``start_new_session``)
-with its own temporary directory as ``TMPDIR`` and the project root as cwd; a per-run timeout
+with its own temporary directory as ``TMPDIR`` and the project root as cwd (runs at once: each
+in a folder of its own, the project's or a copy of it; executors/folders.py); a per-run timeout
 kills the whole group, and the group is killed again once its leader exits so that daemons a test
 forked do not outlive the run. Should this process die without cleaning up (SIGKILL), a small
 watchdog (:mod:`isolate.running.executors.reaper`; the fork server itself in fork mode) kills the running groups.
@@ -32,6 +33,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.running.executors.base import Executor, Job
+from isolate.running.executors.folders import Folders
 from isolate.running.executors.fork import ForkExecutor
 from isolate.running.executors.local import LocalExecutor
 from isolate.running.executors.processes import Launcher
@@ -192,6 +194,7 @@ class Runner:
             path.write_text("".join(i + "\n" for i in ids), encoding="utf-8")
             specs.append((ids, path))
         executor = self._executor_for_mode()
+        executor.prepare(min(jobs, sum(jobs if t is None else t for _, t in lists)))
         left = [t for _, t in lists]  # runs still to start per list (None: until a reproduction)
         order = _turns(left)
         owner: dict[int, int] = {}  # job key -> list index
@@ -270,11 +273,13 @@ class Runner:
                                     " 'isolate[dask]', or drop --scheduler and unset ISOLATE_SCHEDULER") from None
                 self._executor = DaskExecutor(self.scheduler, self.project, self.timeout,
                                               self.discover_all, self.warn)
-            elif self.mode == "fork":
-                self._executor = ForkExecutor(launcher, self.timeout, self.preload)
             else:
-                assert self._reaper is not None
-                self._executor = LocalExecutor(launcher, self.timeout, self._reaper)
+                folders = Folders(self.project.root, self._workdir(), self.warn)
+                if self.mode == "fork":
+                    self._executor = ForkExecutor(launcher, self.timeout, self.preload, folders)
+                else:
+                    assert self._reaper is not None
+                    self._executor = LocalExecutor(launcher, self.timeout, self._reaper, folders)
         return self._executor
 
     def _new_job(self) -> Job:
@@ -289,6 +294,7 @@ class Runner:
             error_file=job.path("error.txt"), output=job.path("output.txt"),
             returncode=job.returncode, timed_out=job.timed_out,
             seconds=job.ended - job.started, expect=self.expect,
+            folder=None if job.folder in (None, self.project.root) else (str(job.folder), str(self.project.root)),
         )
         return replace(outcome, executor=job.executor)
 

@@ -24,6 +24,7 @@ import dask  # noqa: E402 - after the skip: dask comes with distributed
 
 from isolate.running.executors.dask import DaskExecutor  # noqa: E402
 from isolate.running.project import find_project  # noqa: E402
+from isolate.running.runner import Runner  # noqa: E402
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
@@ -37,6 +38,21 @@ class SlowTest(unittest.TestCase):
         time.sleep(3)
 """
 SLOW_ID = "reportgen.tests.test_slow.SlowTest.test_slow"
+FILES_TEST = """\
+import os, time, unittest
+
+
+class FilesTest(unittest.TestCase):
+    def test_claim(self):  # two runs at once in one folder collide on the file
+        fd = os.open("claim.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        time.sleep(0.5)
+        os.close(fd)
+        os.remove("claim.lock")
+
+    def test_where(self):
+        self.fail("no file at " + os.path.abspath("data/missing.txt"))
+"""
+CLAIM, WHERE = "reportgen.tests.test_files.FilesTest.test_claim", "reportgen.tests.test_files.FilesTest.test_where"
 
 
 @dataclass
@@ -57,11 +73,11 @@ class Cluster:
         _wait_for(lambda: info.exists() and info.stat().st_size > 0, "the scheduler")
         self.address = json.loads(info.read_text())["address"]
 
-    def add(self, checkouts: dict[str, Path]) -> None:
+    def add(self, checkouts: dict[str, Path], threads: int = 1) -> None:
         """Start a worker per checkout, from its directory, and wait until all are registered."""
         for name, checkout in checkouts.items():
             worker = subprocess.Popen(
-                [tool("dask"), "worker", self.address, "--nthreads", "1", "--no-nanny",
+                [tool("dask"), "worker", self.address, "--nthreads", str(threads), "--no-nanny",
                  "--no-dashboard", "--host", "127.0.0.1", "--name", name,
                  "--local-directory", str(self.directory / f"scratch-{name}")],
                 cwd=checkout, env=env(), stdout=subprocess.DEVNULL,
@@ -100,11 +116,11 @@ def cluster(tmp_path: Path) -> Iterator[Callable[[dict[str, Path]], Cluster]]:
     """Start a cluster whose workers run from the given checkouts; everything is killed after."""
     started: list[Cluster] = []
 
-    def start(checkouts: dict[str, Path]) -> Cluster:
+    def start(checkouts: dict[str, Path], threads: int = 1) -> Cluster:
         made = Cluster(tmp_path)
         started.append(made)
         made.start()
-        made.add(checkouts)
+        made.add(checkouts, threads)
         return made
 
     yield start
@@ -179,6 +195,27 @@ def test_a_hunt_and_a_replay_run_on_both_workers(tmp_path: Path, cluster: Callab
     local = isolate(suite, "resume", VICTIM, "--json")
     assert local.returncode == 0, local.stderr
     assert json.loads(local.stdout)["executors"] == verdict["executors"]
+
+
+def test_runs_at_once_on_one_worker_work_in_folders_of_their_own(tmp_path: Path,
+                                                                 cluster: Callable[..., Cluster]) -> None:
+    """A worker of two threads runs two at once, each in a folder of its own; and a failure naming
+    the worker's checkout (elsewhere than the client's) signs as it does in the client's."""
+    suite = copy_suite("deterministic_polluter", tmp_path / "client")
+    (suite / "reportgen" / "tests" / "test_files.py").write_text(FILES_TEST)
+    checkout = tmp_path / "w1"
+    shutil.copytree(suite, checkout)
+    made = cluster({"w1": checkout}, threads=2)
+    project = find_project(suite)
+    with Runner(project, timeout=60) as runner:
+        [recorded] = runner.run([WHERE], WHERE)
+    with Runner(project, timeout=60, scheduler=made.address, expected_signature=recorded.signature) as runner:
+        claims = runner.run([CLAIM], CLAIM, times=4, jobs=2)
+        wheres = runner.run([WHERE], WHERE, times=2, jobs=2)
+    assert [o.kind for o in claims] == ["pass"] * 4, [o.message for o in claims]
+    assert [o.reproduced for o in wheres] == [True, True], [o.signature for o in wheres]
+    assert all(str(suite / "data" / "missing.txt") in o.details for o in wheres)
+    assert not (checkout / "claim.lock").exists()
 
 
 def test_workers_killed_mid_replay_and_mid_hunt(tmp_path: Path, cluster: Callable[..., Cluster]) -> None:

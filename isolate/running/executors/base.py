@@ -27,6 +27,7 @@ class Job:
     returncode: int | None = None
     ended: float = 0.0
     executor: str = "local"  # where it ran: "local", or a Dask worker's address
+    folder: Path | None = None  # the working folder it ran in (None: the project's own)
 
     def path(self, name: str) -> Path:
         return self.dir / name
@@ -55,6 +56,9 @@ class Executor(ABC):
     @abstractmethod
     def running(self) -> int:
         """How many jobs are launched and not yet returned by :meth:`wait`."""
+
+    def prepare(self, runs: int) -> None:
+        """Get ready to hold ``runs`` runs at once (called while none runs)."""
 
     def capacity(self) -> int | None:
         """Runs it can hold at once, when it knows better than this machine's CPUs (a cluster)."""

@@ -285,6 +285,7 @@ class DaskExecutor(Executor):
         job.returncode = result["returncode"]
         job.timed_out = bool(result["timed_out"])
         job.executor = str(result.get("worker") or self.address)
+        job.folder = Path(result["folder"]) if result.get("folder") else None  # read as this project's root
         job.ended = job.started + float(result["seconds"])
         return True
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.running.executors.base import Job
+from isolate.running.executors.folders import Folders
 from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
 from isolate.running.project import pytest_args
 
@@ -76,14 +77,16 @@ class ForkClient:
         return json.loads(line)
 
     def submit(self, key: int, list_file: Path, jobdir: Path, discover_all: bool,
-               pytest_argv: list[str] | None = None) -> None:
+               pytest_argv: list[str] | None = None, folder: Path | None = None) -> None:
         """Ask the server to run ``list_file`` as job ``key`` inside ``jobdir`` (a pytest server:
-        ``pytest.main(pytest_argv)``)."""
+        ``pytest.main(pytest_argv)``), in the working ``folder`` if given (else the server's)."""
         request: dict[str, Any] = {
             "job": key, "list": str(list_file), "stream": str(jobdir / "stream.subunit"),
             "error_file": str(jobdir / "error.txt"), "output": str(jobdir / "output.txt"),
             "tmpdir": str(jobdir / "tmp"), "discover_all": discover_all,
         }
+        if folder is not None:
+            request["cwd"] = str(folder)
         if pytest_argv is not None:
             request["pytest"] = pytest_argv
         try:
@@ -135,8 +138,9 @@ class ForkClient:
 class ForkExecutor(ProcessExecutor):
     """Repetitions forked by one fork server, started (again, if it died) when needed."""
 
-    def __init__(self, launcher: Launcher, timeout: float | None, preload: tuple[str, ...] = ()) -> None:
-        super().__init__(launcher, timeout)
+    def __init__(self, launcher: Launcher, timeout: float | None, preload: tuple[str, ...] = (),
+                 folders: Folders | None = None) -> None:
+        super().__init__(launcher, timeout, folders)
         self.preload = preload
         self._server: ForkClient | None = None
         self._sockets = 0
@@ -148,7 +152,8 @@ class ForkExecutor(ProcessExecutor):
         args = None
         if project.kind == "pytest":
             args = pytest_args(project, own_args(self.launcher, list_file, job.dir), ids, self.launcher.discover_all)
-        server.submit(job.key, list_file, job.dir, self.launcher.discover_all, args)
+        folder = job.folder if job.folder != project.root else None
+        server.submit(job.key, list_file, job.dir, self.launcher.discover_all, args, folder)
 
     def _ensure_server(self) -> ForkClient:
         if self._server is not None and self._server.alive:

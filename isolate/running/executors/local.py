@@ -14,6 +14,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.running.executors.base import Job
+from isolate.running.executors.folders import Folders
 from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
 from isolate.running.executors.reaper import Reaper
 
@@ -28,18 +29,20 @@ def child_command(launcher: Launcher, list_file: Path, jobdir: Path,
 class LocalExecutor(ProcessExecutor):
     """One fresh process per repetition, watched through a pidfd."""
 
-    def __init__(self, launcher: Launcher, timeout: float | None, reaper: Reaper) -> None:
-        super().__init__(launcher, timeout)
+    def __init__(self, launcher: Launcher, timeout: float | None, reaper: Reaper,
+                 folders: Folders | None = None) -> None:
+        super().__init__(launcher, timeout, folders)
         self._reaper = reaper  # kills the groups if isolate dies without close()
 
     def launch(self, job: Job, list_file: Path, ids: list[str]) -> None:
         command, shell = child_command(self.launcher, list_file, job.dir, ids)
+        proc = self._track(job)
         try:
-            process = self.launcher.popen(command, shell, job.path("tmp"), job.path("output.txt"))
+            process = self.launcher.popen(command, shell, job.path("tmp"), job.path("output.txt"), job.folder)
         except UserError:
+            self._untrack(job.key)
             shutil.rmtree(job.dir, ignore_errors=True)
             raise
-        proc = self._track(job)
         proc.process, proc.pid = process, process.pid
         self._reaper.add(process.pid)
         proc.pidfd = os.pidfd_open(process.pid)

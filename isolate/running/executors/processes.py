@@ -1,8 +1,9 @@
 """Starting and killing local test processes, shared by the fresh and fork-server executors.
 
-Each test process runs in its own session (``start_new_session``), with the project root as cwd
-and its job's own directory as ``TMPDIR``; killing means killing its whole process group, so
-daemons a test forked die with it.
+Each test process runs in its own session (``start_new_session``), with a working folder of its
+own as cwd (the project root, or a copy of it for runs at once: folders.py) and its job's own
+directory as ``TMPDIR``; killing means killing its whole process group, so daemons a test forked
+die with it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 import isolate
 from isolate.errors import UserError
 from isolate.running.executors.base import Executor, Job
+from isolate.running.executors.folders import Folders
 from isolate.running.project import Project, pytest_command, runner_command, substitute_placeholders
 
 
@@ -42,10 +44,12 @@ class Launcher:
     workdir: Path  # the Runner's temporary directory
     discover_all: bool = False
 
-    def env(self, tmpdir: Path) -> dict[str, str]:
-        """The project's environment, with this job's TMPDIR and isolate importable."""
+    def env(self, tmpdir: Path, cwd: Path | None = None) -> dict[str, str]:
+        """The project's environment, with this job's TMPDIR (and PWD) and isolate importable."""
         env = dict(os.environ)
         env["TMPDIR"] = str(tmpdir)
+        if cwd is not None:
+            env["PWD"] = str(cwd)
         if self.project.kind == "testr" or self.project.python_argv() != [sys.executable]:
             # Another interpreter may not have isolate installed: expose just this package.
             shim = self.workdir / "shim"
@@ -67,12 +71,14 @@ class Launcher:
         return command, shell
 
     def popen(self, command: list[str] | str, shell: bool, tmpdir: Path,
-              output: Path) -> subprocess.Popen[bytes]:
-        """Start a test process as its own session leader, output to a file."""
+              output: Path, cwd: Path | None = None) -> subprocess.Popen[bytes]:
+        """Start a test process as its own session leader in ``cwd`` (the project root by
+        default), output to a file."""
+        cwd = cwd or self.project.root
         with open(output, "wb") as out:
             try:
                 return subprocess.Popen(
-                    command, shell=shell, cwd=self.project.root, env=self.env(tmpdir),
+                    command, shell=shell, cwd=cwd, env=self.env(tmpdir, cwd),
                     stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
@@ -114,9 +120,10 @@ class ProcessExecutor(Executor):
     a grace period has its group killed directly; one that survives even that (a fork child whose
     server is wedged) is given up as a timeout."""
 
-    def __init__(self, launcher: Launcher, timeout: float | None) -> None:
+    def __init__(self, launcher: Launcher, timeout: float | None, folders: Folders | None = None) -> None:
         self.launcher = launcher
         self.timeout = timeout
+        self.folders = folders  # None: every run in the project's folder
         self._selector = selectors.DefaultSelector()
         self._procs: dict[int, _Process] = {}
 
@@ -125,9 +132,20 @@ class ProcessExecutor(Executor):
         return len(self._procs)
 
     def _track(self, job: Job) -> _Process:
+        """Book a launched job, with a working folder of its own (``job.folder``)."""
         deadline = None if self.timeout is None else job.started + self.timeout
         proc = self._procs[job.key] = _Process(job, deadline)
+        job.folder = None if self.folders is None else self.folders.take()
         return proc
+
+    def _untrack(self, key: int) -> None:
+        proc = self._procs.pop(key)
+        if self.folders is not None and proc.job.folder is not None:
+            self.folders.give(proc.job.folder)
+
+    def prepare(self, runs: int) -> None:
+        if self.folders is not None and not self._procs:
+            self.folders.ready(runs)
 
     def _ready(self, data: object) -> list[Job]:
         """A registered descriptor became readable (``data`` as registered); the jobs that ended."""
@@ -156,7 +174,7 @@ class ProcessExecutor(Executor):
                 else:
                     finished.append(proc.job)
         for job in finished:
-            del self._procs[job.key]
+            self._untrack(job.key)
             job.ended = time.monotonic()
         return finished
 
@@ -167,7 +185,7 @@ class ProcessExecutor(Executor):
             self._kill(proc)
             self._forget(proc)
             shutil.rmtree(proc.job.dir, ignore_errors=True)
-            del self._procs[key]
+            self._untrack(key)
 
     def _forget(self, proc: _Process) -> None:
         """Release a killed process's descriptors and reap it."""

@@ -3,7 +3,8 @@
 A remote worker (see dask.py) is started from the project root of a checkout. There,
 :func:`run_repetition` runs one repetition exactly as the fresh executor (local.py) does here:
 the same command (:func:`isolate.running.executors.local.child_command`), a fresh process in its
-own session with the project root as cwd and a fresh temporary directory as ``TMPDIR``, the
+own session with the project root as cwd (a copy of it for a run beside others: folders.py) and
+a fresh temporary directory as ``TMPDIR``, the
 per-run timeout killing the whole process group, and the group killed again once its leader
 exits. It returns what the repetition left behind, as bytes, for the client to write into its
 own job directory and judge unchanged.
@@ -23,6 +24,7 @@ import os
 import select
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
+from isolate.running.executors.folders import Folders
 from isolate.running.executors.local import child_command
 from isolate.running.executors.processes import KILL_GRACE, Launcher, kill_group
 from isolate.running.executors.reaper import Reaper
@@ -61,7 +64,8 @@ def worker_project(kind: str, pytest_args: tuple[str, ...] = (), start: Path | N
 
 
 _scratch: tuple[Path, Reaper] | None = None
-_lock = threading.Lock()  # worker threads share the scratch directory and its reaper
+_folders: dict[Path, Folders] = {}  # per project root: its working folders
+_lock = threading.Lock()  # worker threads share the scratch directory, its reaper and the folders
 
 
 def _scratch_dir() -> tuple[Path, Reaper]:
@@ -71,6 +75,34 @@ def _scratch_dir() -> tuple[Path, Reaper]:
             directory = Path(tempfile.mkdtemp(prefix="isolate-worker-"))
             _scratch = directory, Reaper(directory)
         return _scratch
+
+
+def _take_folder(root: Path, base: Path) -> Path:
+    """A working folder for one run (folders.py): the worker's threads run at once, so it gets
+    one per thread, all made on its first run in ``root``, before any of them starts."""
+    with _lock:
+        folders = _folders.get(root)
+        if folders is None:
+            folders = _folders[root] = Folders(root, Path(tempfile.mkdtemp(dir=base, prefix="folders-")),
+                                                lambda message: print(f"isolate: warning: {message}",
+                                                                      file=sys.stderr, flush=True))
+            folders.ready(_threads())
+        return folders.take()
+
+
+def _give_folder(root: Path, folder: Path) -> None:
+    with _lock:
+        _folders[root].give(folder)
+
+
+def _threads() -> int:
+    """The runs this process holds at once: its Dask worker's threads (1 outside a worker)."""
+    try:
+        from distributed import get_worker
+
+        return max(1, int(get_worker().state.nthreads))
+    except (ImportError, ValueError, AttributeError):
+        return 1
 
 
 def _reaper_call(method: Callable[[int], None], pid: int) -> None:
@@ -84,8 +116,9 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
 
     The result holds ``stream``, ``error`` (None when the file was not written: the judge tells
     a missing stream from an empty one) and ``output`` as bytes, ``returncode``, ``timed_out``,
-    ``seconds``, and ``cancelled`` (the run was killed because ``cancelled()`` said so; its
-    files mean nothing).
+    ``seconds``, ``cancelled`` (the run was killed because ``cancelled()`` said so; its
+    files mean nothing) and ``folder``, the working folder it ran in (the worker's project root,
+    or a copy of it for a run beside others on the worker's threads).
     """
     project = worker_project(request.kind, request.pytest_args, start)
     base, reaper = _scratch_dir()
@@ -96,18 +129,22 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
         list_file.write_text("".join(i + "\n" for i in request.ids), encoding="utf-8")
         launcher = Launcher(project, jobdir, request.discover_all)
         command, shell = child_command(launcher, list_file, jobdir, list(request.ids))
-        started = time.monotonic()
-        process = launcher.popen(command, shell, jobdir / "tmp", jobdir / "output.txt")
-        _reaper_call(reaper.add, process.pid)
+        folder = _take_folder(project.root, base)
         try:
-            timed_out, stopped = _watch(process, request.timeout, started, cancelled)
-        except BaseException:
-            kill_group(process.pid)
-            raise
-        seconds = time.monotonic() - started
-        kill_group(process.pid)  # leftovers; the leader is not reaped yet, so the id is safe
-        _reaper_call(reaper.remove, process.pid)
-        returncode = process.wait()
+            started = time.monotonic()
+            process = launcher.popen(command, shell, jobdir / "tmp", jobdir / "output.txt", folder)
+            _reaper_call(reaper.add, process.pid)
+            try:
+                timed_out, stopped = _watch(process, request.timeout, started, cancelled)
+            except BaseException:
+                kill_group(process.pid)
+                raise
+            seconds = time.monotonic() - started
+            kill_group(process.pid)  # leftovers; the leader is not reaped yet, so the id is safe
+            _reaper_call(reaper.remove, process.pid)
+            returncode = process.wait()
+        finally:
+            _give_folder(project.root, folder)
 
         def read(name: str) -> bytes | None:
             path = jobdir / name
@@ -115,7 +152,7 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
 
         return {"stream": read("stream.subunit"), "error": read("error.txt"),
                 "output": read("output.txt") or b"", "returncode": returncode,
-                "timed_out": timed_out, "seconds": seconds, "cancelled": stopped}
+                "timed_out": timed_out, "seconds": seconds, "cancelled": stopped, "folder": str(folder)}
     finally:
         shutil.rmtree(jobdir, ignore_errors=True)
 

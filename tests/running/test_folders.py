@@ -1,0 +1,150 @@
+"""Runs at once each work in a folder of their own (executors/folders.py): real processes of a
+real project whose tests use files relative to the working directory."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from isolate.running.executors import folders
+from isolate.running.executors.folders import Folders, copy_project
+from isolate.running.project import find_project
+from isolate.running.runner import Runner
+
+CWD_TESTS = '''
+import os
+import time
+import unittest
+
+
+class Files(unittest.TestCase):
+    def test_claim(self):
+        # A file relative to the working directory: two runs at once in one folder collide.
+        with open(os.path.join(os.environ["WHERE_LOG"], "cwd-%d" % os.getpid()), "w") as f:
+            f.write("\\n".join([os.getcwd(), os.environ["PWD"], __file__]))
+        fd = os.open("claim.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        try:
+            time.sleep(0.4)
+        finally:
+            os.close(fd)
+            os.remove("claim.lock")
+
+    def test_where(self):
+        self.fail("no file at " + os.path.abspath("data/missing.txt"))
+'''
+T = "pkg.tests.test_files.Files."
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proj"
+    (root / "pkg" / "tests").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "tests" / "__init__.py").write_text("")
+    (root / "pkg" / "tests" / "test_files.py").write_text(textwrap.dedent(CWD_TESTS))
+    (root / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./pkg/tests\ntop_dir=./\n")
+    (tmp_path / "where").mkdir()
+    monkeypatch.setenv("WHERE_LOG", str(tmp_path / "where"))
+    monkeypatch.delenv("PYTHON", raising=False)
+    return root
+
+
+def where(log: Path) -> list[tuple[str, str]]:
+    """(cwd, PWD) of every run that logged, and forget them; each imported its tests from its
+    working folder (a fork child too, though its server was started in the project's)."""
+    found = []
+    for path in log.iterdir():
+        cwd, pwd, module = path.read_text().splitlines()
+        assert module.startswith(cwd + os.sep), (module, cwd)
+        found.append((cwd, pwd))
+        path.unlink()
+    return found
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_runs_at_once_work_in_folders_of_their_own(project: Path, mode: str) -> None:
+    log = Path(os.environ["WHERE_LOG"])
+    with Runner(find_project(project), mode=mode, timeout=60) as runner:
+        alone = runner.run([T + "test_claim"], T + "test_claim", times=2, jobs=1)
+        assert [o.kind for o in alone] == ["pass", "pass"], alone
+        assert {cwd for cwd, _ in where(log)} == {str(project)}
+        together = runner.run([T + "test_claim"], T + "test_claim", times=6, jobs=2)
+        assert [o.kind for o in together] == ["pass"] * 6, [o.message for o in together]
+    runs = where(log)
+    assert all(cwd == pwd for cwd, pwd in runs)
+    cwds = {cwd for cwd, _ in runs}
+    assert len(cwds) == 2 and str(project) in cwds
+    [copy] = cwds - {str(project)}
+    assert Path(copy).name == project.name and not Path(copy).exists()  # gone with the Runner
+    assert not (project / "claim.lock").exists()
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_failure_naming_the_copy_signs_as_in_the_project(project: Path, mode: str) -> None:
+    with Runner(find_project(project), mode=mode, timeout=60) as runner:
+        [recorded] = runner.run([T + "test_where"], T + "test_where")
+    assert str(project / "data" / "missing.txt") in recorded.details
+    with Runner(find_project(project), mode=mode, timeout=60, expected_signature=recorded.signature) as runner:
+        outcomes = runner.run([T + "test_where"], T + "test_where", times=4, jobs=2)
+    assert [o.reproduced for o in outcomes] == [True] * 4, [o.signature for o in outcomes]
+    assert {o.signature for o in outcomes} == {recorded.signature}
+    assert all(str(project / "data" / "missing.txt") in o.details for o in outcomes)
+
+
+def test_a_copy_leaves_out_stored_runs_and_hunts_and_links_large_folders(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    for name in ("src/pkg", ".stestr", ".isolate/hunt", ".git/objects", "venv/bin", ".tox/py311"):
+        (root / name).mkdir(parents=True)
+    (root / "src/pkg/mod.py").write_text("X = 1\n")
+    os.utime(root / "src/pkg/mod.py", (1_000_000_000, 1_000_000_000))
+    (root / ".stestr/0").write_text("a stored run")
+    (root / ".isolate/hunt/journal.jsonl").write_text("{}")
+    (root / "venv/pyvenv.cfg").write_text("home = /usr/bin\n")
+    (root / "link.py").symlink_to("src/pkg/mod.py")
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    copy = workdir / "folder-1" / "proj"
+    copy_project(root, copy, workdir)
+    assert (copy / "src/pkg/mod.py").read_text() == "X = 1\n"
+    assert not (copy / "src/pkg/mod.py").is_symlink()
+    assert (copy / "src/pkg/mod.py").stat().st_mtime == 1_000_000_000  # compiled files stay valid
+    assert not (copy / ".stestr").exists() and not (copy / ".isolate").exists()
+    for linked in (".git", "venv", ".tox"):
+        assert (copy / linked).is_symlink() and (copy / linked).resolve() == (root / linked).resolve()
+    assert os.readlink(copy / "link.py") == "src/pkg/mod.py"
+
+
+def test_folders_are_handed_to_one_run_at_a_time(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "a.txt").write_text("a")
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    shelf = Folders(root, workdir, warn=lambda message: pytest.fail(message))
+    shelf.ready(3)
+    taken = [shelf.take(), shelf.take(), shelf.take()]
+    assert taken[0] == root and len(set(taken)) == 3
+    assert all((f / "a.txt").read_text() == "a" for f in taken)
+    shelf.give(taken[0])
+    assert shelf.take() == root  # the project's own first
+    shelf.give(taken[2])
+    assert shelf.take() == taken[2]
+
+
+def test_a_project_too_large_to_copy_shares_its_folder_with_a_warning(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    for n in range(5):
+        (root / f"f{n}.txt").write_text("x")
+    monkeypatch.setattr(folders, "COPY_MOST_FILES", 4)
+    warnings: list[str] = []
+    shelf = Folders(root, tmp_path, warn=warnings.append)
+    shelf.ready(2)
+    assert shelf.take() == root and shelf.take() == root
+    [warning] = warnings
+    assert "share the project folder" in warning and "fix: --jobs 1" in warning
+    assert not any(p.name.startswith("folder-") for p in tmp_path.iterdir())
