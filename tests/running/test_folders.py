@@ -117,6 +117,22 @@ def test_a_copy_leaves_out_stored_runs_and_hunts_and_links_large_folders(tmp_pat
     assert os.readlink(copy / "link.py") == "src/pkg/mod.py"
 
 
+def test_a_read_only_folder_is_copied_and_its_copy_removed_with_the_runner(project: Path) -> None:
+    (project / "data").mkdir()
+    (project / "data" / "frozen.txt").write_text("x")
+    (project / "data").chmod(0o555)
+    try:
+        with Runner(find_project(project), timeout=60) as runner:
+            runner.run([T + "test_claim"], T + "test_claim", times=2, jobs=2)
+            workdir = runner._workdir()
+            [copy] = workdir.glob("folder-*/proj")
+            assert (copy / "data" / "frozen.txt").read_text() == "x"
+            assert (copy / "data").stat().st_mode & 0o777 == 0o755  # writable by its owner: removable
+        assert not workdir.exists()
+    finally:
+        (project / "data").chmod(0o755)
+
+
 def test_folders_are_handed_to_one_run_at_a_time(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     root.mkdir()

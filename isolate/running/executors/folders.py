@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -124,4 +125,5 @@ def copy_project(root: Path, dest: Path, workdir: Path) -> None:
                     shutil.copy2(entry.path, target)
                 except OSError:
                     pass  # a socket, a fifo, a file removed meanwhile: not the tests' input
-    shutil.copystat(root, dest)  # last: a read-only folder is filled first
+    shutil.copystat(root, dest)  # last: a read-only folder is filled first...
+    os.chmod(dest, os.stat(dest).st_mode | stat.S_IRWXU)  # ...and stays removable with the Runner
