@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,16 @@ def copy_suite(name: str, dest: Path) -> Path:
     target = dest / name
     shutil.copytree(SAMPLES / name, target, ignore=shutil.ignore_patterns(".stestr", ".testrepository", ".isolate", "__pycache__"))
     return target
+
+
+def stestr_project(root: Path, files: dict[str, str], test_path: str) -> Path:
+    """A small real stestr project at ``root``: each file (a path under ``root`` -> its source,
+    dedented), and a .stestr.conf discovering ``test_path`` from the top directory ``./``."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text))
+    (root / ".stestr.conf").write_text(f"[DEFAULT]\ntest_path={test_path}\ntop_dir=./\n")
+    return root
 
 
 def stestr_run(suite: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[bytes]:

@@ -4,10 +4,10 @@ disturbed, the runner judges such lists on the target, and a bad module is a one
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import stestr_project
 from test_child import run_child as run_child_in
 
 from isolate.running.project import find_project
@@ -66,15 +66,10 @@ POLLUTER = "import:app.tests.test_polluting"
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "proj"
-    (root / "app" / "tests").mkdir(parents=True)
-    (root / "app" / "__init__.py").write_text("")
-    (root / "app" / "settings.py").write_text(SETTINGS)
-    (root / "app" / "broken.py").write_text(BROKEN)
-    (root / "app" / "tests" / "__init__.py").write_text("")
-    (root / "app" / "tests" / "test_polluting.py").write_text(textwrap.dedent(POLLUTING))
-    (root / "app" / "tests" / "test_csv.py").write_text(textwrap.dedent(VICTIM_MODULE))
-    (root / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./app/tests\ntop_dir=./\n")
+    root = stestr_project(tmp_path / "proj", {
+        "app/__init__.py": "", "app/settings.py": SETTINGS, "app/broken.py": BROKEN, "app/tests/__init__.py": "",
+        "app/tests/test_polluting.py": POLLUTING, "app/tests/test_csv.py": VICTIM_MODULE,
+    }, "./app/tests")
     (tmp_path / "marks").mkdir()
     monkeypatch.setenv("MARKS", str(tmp_path / "marks"))
     monkeypatch.delenv("PYTHON", raising=False)

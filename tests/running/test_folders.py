@@ -4,11 +4,11 @@ real project whose tests use files relative to the working directory."""
 from __future__ import annotations
 
 import os
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from conftest import stestr_project
 from isolate.running.executors import folders
 from isolate.running.executors.folders import Folders, copy_project
 from isolate.running.project import find_project
@@ -40,12 +40,9 @@ T = "pkg.tests.test_files.Files."
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "proj"
-    (root / "pkg" / "tests").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "tests" / "__init__.py").write_text("")
-    (root / "pkg" / "tests" / "test_files.py").write_text(textwrap.dedent(CWD_TESTS))
-    (root / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./pkg/tests\ntop_dir=./\n")
+    root = stestr_project(tmp_path / "proj", {
+        "pkg/__init__.py": "", "pkg/tests/__init__.py": "", "pkg/tests/test_files.py": CWD_TESTS,
+    }, "./pkg/tests")
     (tmp_path / "where").mkdir()
     monkeypatch.setenv("WHERE_LOG", str(tmp_path / "where"))
     monkeypatch.delenv("PYTHON", raising=False)
