@@ -161,3 +161,5 @@ def test_a_project_too_large_to_copy_shares_its_folder_with_a_warning(tmp_path: 
     [warning] = warnings
     assert "share the project folder" in warning and "fix: --jobs 1" in warning
     assert not any(p.name.startswith("folder-") for p in tmp_path.iterdir())
+    Folders(root, tmp_path, warn=warnings.append).ready(2)  # the hunt's next Runner: told once
+    assert len(warnings) == 1

@@ -28,6 +28,7 @@ LEFT_OUT = frozenset({".stestr", ".testrepository", ".isolate"})
 LINKED = frozenset({".git", ".hg", ".svn", ".bzr", ".tox", ".nox", "node_modules"})
 COPY_MOST_BYTES = 500 * 2**20
 COPY_MOST_FILES = 50_000
+_told: set[Path] = set()  # projects whose sharing was told: once per process (a hunt has two Runners)
 
 
 class Folders:
@@ -47,7 +48,7 @@ class Folders:
             size = _size(self.root, self.workdir)
             if size is None:
                 self._shared = True
-                self.warn(f"runs at once share the project folder {self.root}: it holds more than "
+                self._tell(f"runs at once share the project folder {self.root}: it holds more than "
                           f"{COPY_MOST_BYTES // 2**20} MB or {COPY_MOST_FILES:,} files to copy; a test "
                           "that writes files there may see another run's (fix: --jobs 1)")
                 return
@@ -57,12 +58,17 @@ class Folders:
             except OSError as exc:
                 shutil.rmtree(copy.parent, ignore_errors=True)
                 self._shared = True
-                self.warn(f"runs at once share the project folder {self.root}: copying it failed "
+                self._tell(f"runs at once share the project folder {self.root}: copying it failed "
                           f"({exc.strerror or exc}); a test that writes files there may see another "
                           "run's (fix: free space in $TMPDIR, or --jobs 1)")
                 return
             self._free.append(copy)
             self._made += 1
+
+    def _tell(self, message: str) -> None:
+        if self.root not in _told:
+            _told.add(self.root)
+            self.warn(message)
 
     def take(self) -> Path:
         """A folder no running run uses (the project's own first)."""
