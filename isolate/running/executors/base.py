@@ -27,7 +27,7 @@ class Job:
     returncode: int | None = None
     ended: float = 0.0
     executor: str = "local"  # where it ran: "local", or a Dask worker's address
-    folder: Path | None = None  # the working folder it ran in (None: the project's own)
+    folder: Path | None = None  # the working folder it ran in (None: the project's own, not recorded)
 
     def path(self, name: str) -> Path:
         return self.dir / name
