@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -159,7 +160,44 @@ def test_a_project_too_large_to_copy_shares_its_folder_with_a_warning(tmp_path: 
     shelf.ready(2)
     assert shelf.take() == root and shelf.take() == root
     [warning] = warnings
-    assert "share the project folder" in warning and "fix: --jobs 1" in warning
+    assert "share the project folder" in warning and "1 copy of it would hold more than" in warning
+    assert warning.endswith("(fix: --jobs 1)")
     assert not any(p.name.startswith("folder-") for p in tmp_path.iterdir())
     Folders(root, tmp_path, warn=warnings.append).ready(2)  # the hunt's next Runner: told once
     assert len(warnings) == 1
+
+
+def test_the_limit_is_on_all_the_copies_a_runner_needs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "data.bin").write_bytes(b"x" * 1000)
+    monkeypatch.setattr(folders, "COPY_MOST_BYTES", 2500)
+    warnings: list[str] = []
+    shelf = Folders(root, tmp_path, warn=warnings.append)
+    shelf.ready(3)  # two copies: 2,000 bytes
+    assert not warnings and len({shelf.take(), shelf.take(), shelf.take()}) == 3
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "data.bin").write_bytes(b"x" * 1000)
+    shelf = Folders(other, tmp_path / "work", warn=warnings.append)
+    shelf.ready(4)  # three copies: 3,000 bytes
+    [warning] = warnings
+    assert "3 copies of it would hold more than" in warning
+    assert shelf.take() == other and shelf.take() == other
+
+
+def test_copies_that_would_fill_half_the_free_space_are_not_made(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "data.bin").write_bytes(b"x" * 1000)
+    # A full disk cannot be made here: the free space is what shutil.disk_usage says it is.
+    monkeypatch.setattr(folders.shutil, "disk_usage", lambda path: SimpleNamespace(free=1500))
+    warnings: list[str] = []
+    shelf = Folders(root, tmp_path, warn=warnings.append)
+    shelf.ready(2)
+    [warning] = warnings
+    assert "would fill half or more of the 0 MB free in $TMPDIR" in warning
+    assert warning.endswith("(fix: free space in $TMPDIR, or --jobs 1)")
+    assert not any(p.name.startswith("folder-") for p in tmp_path.iterdir())
+

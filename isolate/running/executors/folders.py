@@ -12,8 +12,9 @@ by later runs in the same folder, as in the project itself.
 What a copy leaves out or shares: the stored runs (``.stestr``, ``.testrepository``) and the hunts
 (``.isolate``) are left out; version-control folders, virtualenvs, ``.tox``/``.nox`` and
 ``node_modules`` are symlinked (large, and read by tests if at all); everything else is copied,
-file times kept. A project too large to copy (COPY_MOST_BYTES, COPY_MOST_FILES) shares its
-folder, with a one-line warning.
+file times kept. A project with more than COPY_MOST_FILES files to copy, or whose copies would
+hold more than COPY_MOST_BYTES in all or fill half the free space of the temporary directory,
+shares its folder, with a one-line warning.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ LEFT_OUT = frozenset({".stestr", ".testrepository", ".isolate"})
 LINKED = frozenset({".git", ".hg", ".svn", ".bzr", ".tox", ".nox", "node_modules"})
 COPY_MOST_BYTES = 500 * 2**20
 COPY_MOST_FILES = 50_000
+FREE_SPACE = "free space in $TMPDIR, or --jobs 1"
 _told: set[Path] = set()  # projects whose sharing was told: once per process (a hunt has two Runners)
 
 
@@ -44,31 +46,44 @@ class Folders:
 
     def ready(self, n: int) -> None:
         """Make sure ``n`` folders exist; call it while no run is in a folder."""
-        while self._made < n and not self._shared:
-            size = _size(self.root, self.workdir)
-            if size is None:
-                self._shared = True
-                self._tell(f"runs at once share the project folder {self.root}: it holds more than "
-                          f"{COPY_MOST_BYTES // 2**20} MB or {COPY_MOST_FILES:,} files to copy; a test "
-                          "that writes files there may see another run's (fix: --jobs 1)")
-                return
+        if self._made >= n or self._shared:
+            return
+        copies = n - self._made
+        why_not = self._too_much(copies)
+        if why_not:
+            self._share(*why_not)
+            return
+        for _ in range(copies):
             copy = self.workdir / f"folder-{self._made}" / self.root.name
             try:
                 copy_project(self.root, copy, self.workdir)
             except OSError as exc:
                 shutil.rmtree(copy.parent, ignore_errors=True)
-                self._shared = True
-                self._tell(f"runs at once share the project folder {self.root}: copying it failed "
-                          f"({exc.strerror or exc}); a test that writes files there may see another "
-                          "run's (fix: free space in $TMPDIR, or --jobs 1)")
+                self._share(f"copying it failed ({exc.strerror or exc})", FREE_SPACE)
                 return
             self._free.append(copy)
             self._made += 1
 
-    def _tell(self, message: str) -> None:
+    def _too_much(self, copies: int) -> tuple[str, str] | None:
+        """Why ``copies`` copies of the project should not be made, and the fix, if they should not."""
+        size = _size(self.root, self.workdir)
+        if size is None or size * copies > COPY_MOST_BYTES:
+            return (f"it has more than {COPY_MOST_FILES:,} files to copy, or {copies} "
+                    f"{'copy' if copies == 1 else 'copies'} of it would hold more than {COPY_MOST_BYTES // 2**20} MB",
+                    "--jobs 1")
+        free = shutil.disk_usage(self.workdir).free
+        if free < 2 * size * copies:
+            return (f"{copies} {'copy' if copies == 1 else 'copies'} of it ({size * copies // 2**20 + 1} MB) "
+                    f"would fill half or more of the {free // 2**20} MB free in $TMPDIR", FREE_SPACE)
+        return None
+
+    def _share(self, why: str, fix: str) -> None:
+        """Every run from now on in the project's own folder, and say why once."""
+        self._shared = True
         if self.root not in _told:
             _told.add(self.root)
-            self.warn(message)
+            self.warn(f"runs at once share the project folder {self.root}: {why}; a test that writes "
+                      f"files there may see another run's (fix: {fix})")
 
     def take(self) -> Path:
         """A folder no running run uses (the project's own first)."""
