@@ -292,7 +292,9 @@ class AutoRunner:
         list's one query did before."""
         tallies = self._run(tallies, dict.fromkeys(range(len(tallies)), 1), ev, jobs, deadline)
         for i in range(len(tallies)):
-            while tallies[i].fork[0] < FORK_RUNS and settled(tallies) is None:  # (once a wave)
+            while tallies[i].fork[0] < FORK_RUNS:
+                if settled(tallies) is not None:  # (once a wave; settled, it stays so: no list runs on)
+                    return tallies
                 asked = min(max(2, jobs), FORK_RUNS - tallies[i].fork[0])
                 made = tallies[i].fork[0]
                 tallies = self._run(tallies, {i: asked}, ev, jobs, deadline)

@@ -25,6 +25,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from isolate.words import counted
+
 LEFT_OUT = frozenset({".stestr", ".testrepository", ".isolate"})
 LINKED = frozenset({".git", ".hg", ".svn", ".bzr", ".tox", ".nox", "node_modules"})
 COPY_MOST_BYTES = 500 * 2**20
@@ -68,13 +70,12 @@ class Folders:
         """Why ``copies`` copies of the project should not be made, and the fix, if they should not."""
         size = _size(self.root, self.workdir)
         if size is None or size * copies > COPY_MOST_BYTES:
-            return (f"it has more than {COPY_MOST_FILES:,} files to copy, or {copies} "
-                    f"{'copy' if copies == 1 else 'copies'} of it would hold more than {COPY_MOST_BYTES // 2**20} MB",
-                    "--jobs 1")
+            return (f"it has more than {COPY_MOST_FILES:,} files to copy, or {counted(copies, 'copy', 'copies')} "
+                    f"of it would hold more than {COPY_MOST_BYTES // 2**20} MB", "--jobs 1")
         free = shutil.disk_usage(self.workdir).free
         if free < 2 * size * copies:
-            return (f"{copies} {'copy' if copies == 1 else 'copies'} of it ({size * copies // 2**20 + 1} MB) "
-                    f"would fill half or more of the {free // 2**20} MB free in $TMPDIR", FREE_SPACE)
+            return (f"{counted(copies, 'copy', 'copies')} of it ({size * copies // 2**20 + 1} MB) would fill half or "
+                    f"more of the {free // 2**20} MB free in $TMPDIR", FREE_SPACE)
         return None
 
     def _share(self, why: str, fix: str) -> None:
@@ -89,8 +90,9 @@ class Folders:
         """A folder no running run uses (the project's own first)."""
         if self._shared or not self._free:
             return self.root
-        self._free.sort(key=lambda f: f != self.root)
-        return self._free.pop(0)
+        folder = self.root if self.root in self._free else self._free[0]
+        self._free.remove(folder)
+        return folder
 
     def give(self, folder: Path) -> None:
         """A run that had ``folder`` has ended."""
@@ -98,9 +100,10 @@ class Folders:
             self._free.append(folder)
 
 
-def _kind(entry: os.DirEntry[str]) -> str:
-    """How a copy treats one entry of a folder: "skip", "link" or "copy"."""
-    if entry.name in LEFT_OUT:
+def _kind(entry: os.DirEntry[str], workdir: Path) -> str:
+    """How a copy treats one entry of a folder: "skip" (also the Runner's own temporary directory,
+    should it lie inside the project), "link" or "copy"."""
+    if entry.name in LEFT_OUT or Path(entry.path) == workdir:
         return "skip"
     if entry.is_dir(follow_symlinks=False) and (entry.name in LINKED or os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))):
         return "link"
@@ -114,7 +117,7 @@ def _size(root: Path, workdir: Path) -> int | None:
     while stack:
         with os.scandir(stack.pop()) as entries:
             for entry in entries:
-                if _kind(entry) != "copy" or Path(entry.path) == workdir:
+                if _kind(entry, workdir) != "copy":
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
@@ -131,9 +134,9 @@ def copy_project(root: Path, dest: Path, workdir: Path) -> None:
     dest.mkdir(parents=True)
     with os.scandir(root) as entries:
         for entry in entries:
-            kind = _kind(entry)
+            kind = _kind(entry, workdir)
             target = dest / entry.name
-            if kind == "skip" or Path(entry.path) == workdir:
+            if kind == "skip":
                 continue
             if kind == "link":
                 target.symlink_to(entry.path)

@@ -44,12 +44,12 @@ class Launcher:
     workdir: Path  # the Runner's temporary directory
     discover_all: bool = False
 
-    def env(self, tmpdir: Path, cwd: Path | None = None) -> dict[str, str]:
-        """The project's environment, with this job's TMPDIR (and PWD) and isolate importable."""
+    def env(self, tmpdir: Path, cwd: Path) -> dict[str, str]:
+        """The project's environment, with this job's TMPDIR and working folder (PWD), and isolate
+        importable."""
         env = dict(os.environ)
         env["TMPDIR"] = str(tmpdir)
-        if cwd is not None:
-            env["PWD"] = str(cwd)
+        env["PWD"] = str(cwd)
         if self.project.kind == "testr" or self.project.python_argv() != [sys.executable]:
             # Another interpreter may not have isolate installed: expose just this package.
             shim = self.workdir / "shim"
