@@ -313,7 +313,7 @@ class AutoRunner:
         outcomes = run_journaled(self.hunt, self.fork, [(tallies[i].step, ev.steps[tallies[i].step], asked[i])
                                                         for i in which],
                                  f"fork check: the same {noun(len(which), 'list')} in the fork server", start,
-                                 FORK_CHECK_PHASE, jobs, deadline, where=" in the fork server", indexed=True)
+                                 FORK_CHECK_PHASE, jobs, deadline, where=" in the fork server")
         return [_added(t, [o for j, o in outcomes if which[j] == i]) if i in asked else t
                 for i, t in enumerate(tallies)]
 

@@ -31,15 +31,15 @@ Lists = Sequence[tuple[int, tuple[str, ...], int]]
 
 def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int, phase: str | None,
                   jobs: int, deadline: float | None, *, until_failure: bool = False, in_flight: bool = True,
-                  on_outcome: Callable[[Any], None] | None = None, where: str = "", indexed: bool = False) -> list[Any]:
+                  on_outcome: Callable[[Any], None] | None = None, where: str = "") -> list[tuple[int, Any]]:
     """Run `lists` with `runner` (a running.runner.Runner, or what holds one), `jobs` at once,
     journaled for `phase` (None: the hunt's own) in the runner's mode as the query `reason`
     asked from journal entry `start` on; `on_outcome` sees each outcome once it is journaled.
     With `until_failure`, the runs started with the reproducing one (its wave) finish and are
     journaled too (Runner.run_lists's `in_flight`: evidence for little wall time), unless
-    `in_flight` is False (the manual recipe stops at its first failure, as by hand). The
-    outcomes (`indexed`: as (index of the list, outcome)); a UserError names the first list that
-    could not run (`where`: " in the fork server", say)."""
+    `in_flight` is False (the manual recipe stops at its first failure, as by hand). Returns the
+    outcomes as (index of the list, outcome); a UserError names the first list that could not run
+    (`where`: " in the fork server", say)."""
     path = hunt.path / "queries.jsonl"
     try:
         append_lines(path, [{"step": step, "runs": runs, "reason": reason, "from": start} for step, _, runs in lists])
@@ -64,7 +64,7 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
     errors = [(i, o) for i, o in outcomes if o.kind == "error"]
     if errors:
         raise UserError(f"step {lists[errors[0][0]][0]} could not run{where}: {_why(hunt, errors[0][1].message)}")
-    return list(outcomes) if indexed else [o for _, o in outcomes]
+    return list(outcomes)
 
 
 UNKNOWN = "unknown test id "  # how the runners (isolate.running.child, pytest_child) begin that error
