@@ -41,6 +41,7 @@ import signal
 import socket
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Sequence
 from typing import Any
@@ -55,6 +56,7 @@ from isolate.running.child import (
     write_error,
 )
 from isolate.running.leave import leave
+from isolate.running.strays import adopt_orphans, children as own_children, kill_strays
 
 EXIT_CHILD_BROKEN = 70
 
@@ -64,7 +66,11 @@ def _send(sock: socket.socket, message: dict[str, Any]) -> None:
 
 
 def serve(sock: socket.socket, index: TestIndex | None) -> None:
-    """Answer run requests until the parent closes the socket."""
+    """Answer run requests until the parent closes the socket. The server is the reaper of its
+    children's orphans (isolate.running.strays): whenever no run is going on, it kills every
+    process of theirs still running, and on the way out."""
+    adopted = adopt_orphans()
+    mine = set(own_children())  # started by the server itself (a preloaded module's), not by a run
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     os.set_blocking(wake_r, False)
@@ -83,8 +89,7 @@ def serve(sock: socket.socket, index: TestIndex | None) -> None:
         if sock.fileno() in readable:
             data = sock.recv(65536)
             if not data:  # the parent closed the socket, or died: leave nothing running
-                for job in list(children.values()):
-                    _kill(children, job)
+                _leave_nothing(children, mine if adopted else None)
                 return
             buffer += data
             while b"\n" in buffer:
@@ -95,6 +100,29 @@ def serve(sock: socket.socket, index: TestIndex | None) -> None:
                 else:
                     children[_start(sock, index, request, (wake_r, wake_w))] = request["job"]
             _reap(sock, children)
+        if adopted and not children:
+            kill_strays(mine)  # reaped by the next _reap, as any child
+
+
+def _leave_nothing(children: dict[int, int], mine: set[int] | None) -> None:
+    """Kill every job and, when the server adopts orphans (``mine``: the processes it started
+    itself), what the jobs left: their orphans become the server's children as the jobs die.
+    Waits for that up to a second."""
+    for job in list(children.values()):
+        _kill(children, job)
+    if mine is None:
+        return
+    deadline = time.monotonic() + 1.0
+    while True:
+        kill_strays(mine)
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return
+        if not set(own_children()) - mine or time.monotonic() > deadline:
+            return
+        time.sleep(0.01)
 
 
 def _kill(children: dict[int, int], job: int) -> None:
@@ -111,8 +139,9 @@ def _kill(children: dict[int, int], job: int) -> None:
 
 
 def _reap(sock: socket.socket, children: dict[int, int]) -> None:
-    """Report every finished child, after killing what it left in its process group."""
-    while children:
+    """Report every finished child, after killing what it left in its process group (an orphan
+    the server adopted is reaped as any child, and not reported)."""
+    while True:
         try:
             info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:

@@ -15,7 +15,8 @@ for as long as that runs) and leaves with ``os._exit``:
   second).
 
 Fixtures are torn down before: a pytest session's fixtures with the last item, a stestr class's
-and module's by the runner of the list.
+and module's by the runner of the list. Last, the processes its tests started outside its process
+group are killed (isolate.running.strays); those inside die with the group once the run ends.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import signal
 import sys
 import threading
 from typing import NoReturn
+
+from isolate.running.strays import kill_strays
 
 ATEXIT_GRACE = 5.0  # seconds the atexit handlers get
 
@@ -56,4 +59,5 @@ def leave(code: int) -> NoReturn:
 
 def _end(code: int) -> NoReturn:
     _flush()
+    kill_strays()
     os._exit(code)

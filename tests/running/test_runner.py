@@ -135,6 +135,26 @@ class P(unittest.TestCase):
         child = subprocess.Popen(["sleep", "300"])
         remember("daemon", child.pid)
 
+    def test_session(self):  # a process of its own session: not in the run's process group
+        child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        remember("session", child.pid)
+
+    def test_session_hang(self):
+        child = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        remember("session-hang", child.pid)
+        time.sleep(300)
+
+    def test_double_fork(self):  # a daemon: orphaned at once, in a session of its own
+        middle = os.fork()
+        if middle == 0:
+            os.setsid()
+            daemon = os.fork()
+            if daemon == 0:
+                os.execvp("sleep", ["sleep", "300"])
+            remember("double-fork", daemon)
+            os._exit(0)
+        os.waitpid(middle, 0)
+
     def test_exit(self):
         os._exit(0)
 
@@ -380,6 +400,40 @@ def test_processes_a_test_leaves_behind_are_killed(toy: Path, mode: str) -> None
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    """Whether the process is gone (or a zombie) within a few seconds."""
+    deadline = time.monotonic() + within
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(pid)
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_process_a_test_started_in_a_session_of_its_own_dies_with_the_run(toy: Path, mode: str) -> None:
+    """Outside the run's process group, so the group's kill misses it: the test process kills it
+    as it leaves (isolate.running.strays)."""
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        [outcome] = runner.run([T + "test_process.P.test_session", VICTIM], VICTIM)
+        assert outcome.kind == "pass"
+        assert gone(pid_of("session"))
+
+
+def test_a_daemon_a_forked_test_left_dies_once_no_run_is_going_on(toy: Path) -> None:
+    """A double fork orphans the daemon at once; the fork server adopts it (a child subreaper)
+    and kills it when its runs are over, while the Runner is still open."""
+    with Runner(find_project(toy), mode="fork", timeout=30) as runner:
+        [outcome] = runner.run([T + "test_process.P.test_double_fork", VICTIM], VICTIM)
+        assert outcome.kind == "pass"
+        assert gone(pid_of("double-fork"))
+
+
+def test_what_a_forked_test_killed_for_time_left_outside_its_group_dies_too(toy: Path) -> None:
+    with Runner(find_project(toy), mode="fork", timeout=2) as runner:
+        [outcome] = runner.run([T + "test_process.P.test_session_hang", VICTIM], VICTIM)
+        assert outcome.kind == "timeout"
+        assert gone(pid_of("session-hang"))
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
