@@ -13,9 +13,12 @@ needs in the next run, and pile up over a night of runs. Two places kill such st
   a daemon's double fork becomes the server's child instead of init's, and the server kills
   every such process whenever no run is going on (isolate.running.forkserver).
 
+* isolate, when it kills a fresh process (its timeout, or the hunt's stop): every process group
+  of the process's descendants, found through ``/proc`` before any of them dies.
+
 A fresh process is not made a subreaper (ctypes would cost every run a few milliseconds), so a
-daemon's double fork, or a stray of a fresh run that was killed, is still left running there.
-Linux only, as the rest of the runner; without ``/proc/self/task/*/children`` nothing is killed.
+daemon's double fork there, or a stray of a fresh process that crashed, is still left running.
+Linux only, as the rest of the runner; without ``/proc/PID/task/*/children`` nothing is killed.
 """
 
 from __future__ import annotations
@@ -27,20 +30,47 @@ from collections.abc import Collection
 PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
 
 
-def children() -> list[int]:
-    """The ids of this process's children (of all its threads)."""
+def children(pid: int | str = "self") -> list[int]:
+    """The ids of a process's children (of all its threads); this process's by default."""
     found: list[int] = []
     try:
-        tasks = os.listdir("/proc/self/task")
+        tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return found
     for task in tasks:
         try:
-            with open(f"/proc/self/task/{task}/children", encoding="ascii") as f:
-                found += [int(pid) for pid in f.read().split()]
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                found += [int(child) for child in f.read().split()]
         except (OSError, ValueError):
             continue
     return found
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL the process groups of ``pid``'s descendants that are not its own (a process that
+    left its group: a new session, a daemon); the caller kills ``pid``'s group. ``pid`` must be
+    the caller's child, not reaped yet."""
+    try:
+        own = os.getpgid(pid)
+    except ProcessLookupError:
+        return
+    groups: set[int] = set()
+    todo, seen = children(pid), {pid}
+    while todo:
+        child = todo.pop()
+        if child in seen:
+            continue
+        seen.add(child)
+        try:
+            groups.add(os.getpgid(child))
+        except ProcessLookupError:
+            continue
+        todo += children(child)
+    for group in groups - {own}:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def kill_strays(keep: Collection[int] = ()) -> int:

@@ -429,8 +429,11 @@ def test_a_daemon_a_forked_test_left_dies_once_no_run_is_going_on(toy: Path) -> 
         assert gone(pid_of("double-fork"))
 
 
-def test_what_a_forked_test_killed_for_time_left_outside_its_group_dies_too(toy: Path) -> None:
-    with Runner(find_project(toy), mode="fork", timeout=2) as runner:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_what_a_test_killed_for_time_left_outside_its_group_dies_too(toy: Path, mode: str) -> None:
+    """Killed, the test process cannot kill its strays: isolate kills its descendants' groups
+    (fresh), or the fork server, their reaper, kills them once no run is going on."""
+    with Runner(find_project(toy), mode=mode, timeout=2) as runner:
         [outcome] = runner.run([T + "test_process.P.test_session_hang", VICTIM], VICTIM)
         assert outcome.kind == "timeout"
         assert gone(pid_of("session-hang"))

@@ -17,6 +17,7 @@ from isolate.running.executors.base import Job
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
 from isolate.running.executors.reaper import Reaper
+from isolate.running.strays import kill_tree
 
 
 def child_command(launcher: Launcher, list_file: Path, jobdir: Path,
@@ -55,6 +56,13 @@ class LocalExecutor(ProcessExecutor):
         self._reaper.remove(data.process.pid)
         data.job.returncode = data.process.wait()
         return [data.job]
+
+    def _kill(self, proc: _Process) -> None:
+        """The process's group, and first the groups of its descendants that left it (strays.py):
+        a killed process cannot kill them itself as it leaves."""
+        if proc.pid is not None:
+            kill_tree(proc.pid)
+        kill_group(proc.pid)
 
     def _release(self, proc: _Process) -> None:
         if proc.pidfd is not None:
