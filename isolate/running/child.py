@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import IO, Union
 
 from isolate.orders.stream_writer import StreamWriter
+from isolate.running.in_copy import follow_env
 from isolate.running.leave import leave
 from isolate.running.stream_result import StreamResult
 
@@ -369,6 +370,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one list once; the exit status only says whether the list could run (0) or not (3)."""
+    follow_env()  # before any of the project is imported
     opts = _parser().parse_args(argv)
     try:
         ids = read_ids(opts.list)

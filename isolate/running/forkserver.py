@@ -55,6 +55,7 @@ from isolate.running.child import (
     run_cases,
     write_error,
 )
+from isolate.running.in_copy import follow
 from isolate.running.leave import leave
 from isolate.running.strays import adopt_orphans, children as own_children, kill_strays
 
@@ -196,7 +197,7 @@ def _child(request: dict[str, Any], index: TestIndex | None, sock: socket.socket
     os.environ["TMPDIR"] = request["tmpdir"]
     tempfile.tempdir = None
     if request.get("cwd"):
-        _move(request["cwd"], index)
+        _move(request["cwd"])
     if index is None:
         return _pytest_main(request["pytest"])
     try:
@@ -211,17 +212,14 @@ def _child(request: dict[str, Any], index: TestIndex | None, sock: socket.socket
     return 0
 
 
-def _move(folder: str, index: TestIndex | None) -> None:
+def _move(folder: str) -> None:
     """Work in ``folder``, a copy of the server's working folder (executors/folders.py), as a
-    fresh process started there would: its cwd, ``PWD``, and the import path entries that named
-    the server's folder (the ``-m`` entry, the test tree's top directory) now name the copy's."""
+    fresh process started there would: its cwd, ``PWD``, and the import path (the ``-m`` entry, the
+    test tree's top directory, an editable install's ``src/``) in the copy (in_copy.py)."""
     here = os.getcwd()
     os.chdir(folder)
     os.environ["PWD"] = folder
-    own = {here}
-    if index is not None and index.top and index.top.startswith(here + os.sep):
-        own.add(index.top)
-    sys.path[:] = [folder + p[len(here):] if p in own else p for p in sys.path]
+    follow(here, folder)
 
 
 def _pytest_main(args: list[str]) -> int:

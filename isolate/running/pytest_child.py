@@ -31,7 +31,10 @@ from pathlib import Path
 import pytest
 
 from isolate.orders.pytest_plugin import Recorder
+from isolate.running.in_copy import follow_env
 from isolate.running.leave import leave
+
+follow_env()  # a run in a copy imports the project from it; loaded with -p: before any conftest
 
 EXIT_LIST_ERROR = 3
 IMPORT = "import:"  # isolate.running.child's module-import entry (its module is not imported here: start-up)

@@ -108,6 +108,7 @@ class Runner:
         self._tmp: Path | None = None
         self._reaper: Reaper | None = None  # cleans up if this process dies without close()
         self._executor: Executor | None = None
+        self._folders: Folders | None = None  # the working folders of local runs at once
         self._seq = 0
 
     def __enter__(self) -> Runner:
@@ -274,7 +275,7 @@ class Runner:
                 self._executor = DaskExecutor(self.scheduler, self.project, self.timeout,
                                               self.discover_all, self.warn)
             else:
-                folders = Folders(self.project.root, self._workdir(), self.warn)
+                folders = self._folders = Folders(self.project.root, self._workdir(), self.warn)
                 if self.mode == "fork":
                     self._executor = ForkExecutor(launcher, self.timeout, self.preload, folders)
                 else:
@@ -288,13 +289,21 @@ class Runner:
         (jobdir / "tmp").mkdir(parents=True)
         return Job(key, jobdir, time.monotonic())
 
+    def _rewrite(self, folder: Path | None) -> tuple[str, str] | None:
+        """The paths a run in ``folder`` names in place of the project's (folders.py)."""
+        if folder is None or folder == self.project.root:
+            return None
+        if self._folders is not None:
+            return self._folders.rewrite(folder)
+        return (str(folder), str(self.project.root))  # a Dask worker's checkout, or its copy
+
     def _judge(self, job: Job, ids: list[str], target: str) -> Outcome:
         outcome = judge(
             ids=ids, target=target, stream=job.path("stream.subunit"),
             error_file=job.path("error.txt"), output=job.path("output.txt"),
             returncode=job.returncode, timed_out=job.timed_out,
             seconds=job.ended - job.started, expect=self.expect,
-            folder=None if job.folder in (None, self.project.root) else (str(job.folder), str(self.project.root)),
+            folder=self._rewrite(job.folder),
         )
         return replace(outcome, executor=job.executor)
 

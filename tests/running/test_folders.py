@@ -4,6 +4,8 @@ real project whose tests use files relative to the working directory."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -160,7 +162,7 @@ def test_a_project_too_large_to_copy_shares_its_folder_with_a_warning(tmp_path: 
     shelf.ready(2)
     assert shelf.take() == root and shelf.take() == root
     [warning] = warnings
-    assert "share the project folder" in warning and "1 copy of it would hold more than" in warning
+    assert "share the project folder" in warning and "it has more than 4 files to copy;" in warning
     assert warning.endswith("(fix: --jobs 1)")
     assert not any(p.name.startswith("folder-") for p in tmp_path.iterdir())
     Folders(root, tmp_path, warn=warnings.append).ready(2)  # the hunt's next Runner: told once
@@ -182,7 +184,7 @@ def test_the_limit_is_on_all_the_copies_a_runner_needs(tmp_path: Path, monkeypat
     shelf = Folders(other, tmp_path / "work", warn=warnings.append)
     shelf.ready(4)  # three copies: 3,000 bytes
     [warning] = warnings
-    assert "3 copies of it would hold more than" in warning
+    assert "3 copies of it would hold 1 MB, more than 0 MB;" in warning
     assert shelf.take() == other and shelf.take() == other
 
 
@@ -201,3 +203,169 @@ def test_copies_that_would_fill_half_the_free_space_are_not_made(tmp_path: Path,
     assert warning.endswith("(fix: free space in $TMPDIR, or --jobs 1)")
     assert not any(p.name.startswith("folder-") for p in tmp_path.iterdir())
 
+
+
+def test_a_link_out_of_the_project_reaches_the_same_folder_from_the_copy(tmp_path: Path) -> None:
+    """A relative link that leaves the project would dangle in a copy made elsewhere: it becomes
+    absolute there; one that stays inside keeps its relative target (it names the copy's file)."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "greeting.txt").write_text("Welcome")
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "mod.py").write_text("X = 1\n")
+    (root / "tests" / "data").symlink_to("../../shared")
+    (root / "tests" / "same.py").symlink_to("mod.py")
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    copy = workdir / "folder-1" / "proj"
+    copy_project(root, copy, workdir)
+    assert (copy / "tests" / "data" / "greeting.txt").read_text() == "Welcome"
+    assert os.readlink(copy / "tests" / "data") == str(tmp_path / "shared")
+    assert os.readlink(copy / "tests" / "same.py") == "mod.py"
+
+
+def test_a_folder_this_user_cannot_read_is_left_out_of_the_copy(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Such as the data folder of a database a container ran as another user: neither counting
+    the copy's size nor the copy may stop the runs (it was a traceback)."""
+    root = tmp_path / "proj"
+    (root / "locked").mkdir(parents=True)
+    (root / "locked" / "secret.txt").write_text("x")
+    (root / "a.txt").write_text("a")
+    if os.geteuid() == 0:  # root reads every folder: here the denial is what os.scandir says
+        real = os.scandir
+
+        def scandir(path: str) -> object:
+            if os.fspath(path) == str(root / "locked"):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real(path)
+
+        monkeypatch.setattr(folders.os, "scandir", scandir)
+    else:
+        (root / "locked").chmod(0)
+    try:
+        shelf = Folders(root, tmp_path, warn=lambda message: pytest.fail(message))
+        shelf.ready(2)
+        copy = [shelf.take(), shelf.take()][1]
+        assert copy != root and (copy / "a.txt").read_text() == "a"
+        assert not (copy / "locked" / "secret.txt").exists()
+    finally:
+        (root / "locked").chmod(0o755)
+
+
+SRC_TESTS = '''
+import os
+import time
+import unittest
+
+from statepkg import store
+
+
+class Files(unittest.TestCase):
+    def test_claim(self):
+        # A file beside the package's module: runs that import the package from one folder collide.
+        with open(os.path.join(os.environ["WHERE_LOG"], "src-%d" % os.getpid()), "w") as f:
+            f.write("\\n".join([os.getcwd(), store.__file__]))
+        path = os.path.join(os.path.dirname(store.__file__), "claim.lock")
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        try:
+            time.sleep(0.4)
+        finally:
+            os.close(fd)
+            os.remove(path)
+'''
+
+
+@pytest.mark.parametrize("kind", ["stestr", "pytest"])
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_an_editable_install_is_imported_from_the_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       mode: str, kind: str) -> None:
+    """A src layout installed with `pip install -e .`: a .pth file in the interpreter's
+    site-packages puts the project's own src/ on the import path (what setuptools writes for this
+    layout; written here by hand, in a real virtualenv). A run in a copy imports the package from
+    the copy's src/, not the project's."""
+    root = stestr_project(tmp_path / "proj", {
+        "src/statepkg/__init__.py": "", "src/statepkg/store.py": "X = 1\n",
+        "tests/__init__.py": "", "tests/test_src.py": SRC_TESTS,
+    }, "./tests")
+    if kind == "pytest":
+        (root / ".stestr.conf").unlink()
+        (root / "pytest.ini").write_text("[pytest]\n")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    [site] = venv.glob("lib/python*/site-packages")
+    ours = [p for p in sys.path if p.endswith("site-packages")]  # isolate, subunit, testtools
+    (site / "isolate-tests.pth").write_text("".join(p + "\n" for p in ours))
+    (site / "__editable__.statepkg-0.1.pth").write_text(str(root / "src") + "\n")
+    monkeypatch.setenv("PYTHON", str(venv / "bin" / "python"))
+    (tmp_path / "where").mkdir()
+    monkeypatch.setenv("WHERE_LOG", str(tmp_path / "where"))
+    claim = "tests.test_src.Files.test_claim" if kind == "stestr" else "tests/test_src.py::Files::test_claim"
+    project = find_project(root)
+    assert project.kind == kind
+    with Runner(project, mode=mode, timeout=60) as runner:
+        outcomes = runner.run([claim], claim, times=6, jobs=2)
+    assert [o.kind for o in outcomes] == ["pass"] * 6, [o.message for o in outcomes]
+    runs = [p.read_text().splitlines() for p in (tmp_path / "where").iterdir()]
+    assert len(runs) == 6 and len({cwd for cwd, _ in runs}) == 2
+    assert all(module == os.path.join(cwd, "src", "statepkg", "store.py") for cwd, module in runs), runs
+
+
+MONOREPO_TESTS = '''
+import os
+import subprocess
+import time
+import unittest
+
+
+class Files(unittest.TestCase):
+    def test_shared(self):
+        # The repository around the project: its top from git, a folder beside the project's.
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        with open(os.path.join(top, "shared", "greeting.txt")) as f:
+            self.assertEqual(f.read(), "Welcome")
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "greeting.txt")) as f:
+            self.assertEqual(f.read(), "Welcome")
+        with open(os.path.join(os.environ["WHERE_LOG"], "mono-%d" % os.getpid()), "w") as f:
+            f.write(os.getcwd())
+        fd = os.open("claim.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        try:
+            time.sleep(0.4)
+        finally:
+            os.close(fd)
+            os.remove("claim.lock")
+
+    def test_missing(self):
+        self.fail("no file at " + os.path.abspath(os.path.join("..", "..", "shared", "missing.txt")))
+'''
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_project_inside_a_repository_still_reaches_the_repository_from_a_copy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    """A folder of a monorepo: the copy lies at the same place in a mirror of the repository
+    whose other entries (.git, shared/) link to the real ones; what a run there names in the
+    mirror reads as the repository's."""
+    repo = tmp_path / "repo"
+    (repo / "shared").mkdir(parents=True)
+    (repo / "shared" / "greeting.txt").write_text("Welcome")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    root = stestr_project(repo / "services" / "vouchers", {
+        "pkg/__init__.py": "", "pkg/tests/__init__.py": "", "pkg/tests/test_mono.py": MONOREPO_TESTS,
+    }, "./pkg/tests")
+    (repo / "services" / "other").mkdir()
+    (tmp_path / "where").mkdir()
+    monkeypatch.setenv("WHERE_LOG", str(tmp_path / "where"))
+    monkeypatch.delenv("PYTHON", raising=False)
+    shared, missing = "pkg.tests.test_mono.Files.test_shared", "pkg.tests.test_mono.Files.test_missing"
+    with Runner(find_project(root), mode=mode, timeout=60) as runner:
+        outcomes = runner.run([shared], shared, times=4, jobs=2)
+        assert [o.kind for o in outcomes] == ["pass"] * 4, [o.message for o in outcomes]
+        cwds = {p.read_text() for p in (tmp_path / "where").iterdir()}
+        assert len(cwds) == 2 and str(root) in cwds
+        [recorded] = runner.run([missing], missing, jobs=1)
+        failed = runner.run([missing], missing, times=4, jobs=2)
+    assert str(repo / "shared" / "missing.txt") in recorded.details
+    assert {o.signature for o in failed} == {recorded.signature}, [o.details for o in failed]
+    assert all(str(repo / "shared" / "missing.txt") in o.details for o in failed)

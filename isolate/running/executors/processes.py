@@ -22,6 +22,7 @@ import isolate
 from isolate.errors import UserError
 from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.folders import Folders
+from isolate.running.in_copy import ROOT_ENV
 from isolate.running.project import Project, pytest_command, runner_command, substitute_placeholders
 
 
@@ -50,6 +51,8 @@ class Launcher:
         env = dict(os.environ)
         env["TMPDIR"] = str(tmpdir)
         env["PWD"] = str(cwd)
+        if cwd != self.project.root:  # a copy: the test process imports the project from it
+            env[ROOT_ENV] = str(self.project.root)
         if self.project.kind == "testr" or self.project.python_argv() != [sys.executable]:
             # Another interpreter may not have isolate installed: expose just this package.
             shim = self.workdir / "shim"
