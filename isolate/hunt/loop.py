@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import signal
 import time
 from collections.abc import Callable
@@ -262,8 +263,9 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         problem, observations, dropped = without_hangs(ev, merged.get("timeout"))
         said = notes(ev, dropped, bool(merged["any_failure"]))
         for note in said:
-            if note not in told:
-                told.add(note)
+            shape = re.sub(r"\d+", "#", note)  # said once: not again each time its counts grow
+            if shape not in told:
+                told.add(shape)
                 display.warn(note)
         failed = sum(o.count for o in observations if o.failed)
         if repeating(hunt) and failed >= ALIKE_RUNS and failed != watched:
