@@ -369,3 +369,22 @@ def test_a_project_inside_a_repository_still_reaches_the_repository_from_a_copy(
     assert str(repo / "shared" / "missing.txt") in recorded.details
     assert {o.signature for o in failed} == {recorded.signature}, [o.details for o in failed]
     assert all(str(repo / "shared" / "missing.txt") in o.details for o in failed)
+
+
+def test_a_copy_of_many_files_is_said_before_it_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It takes seconds (45,000 files: half a minute on a QA machine): not a silent pause."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    for n in range(5):
+        (root / f"f{n}.txt").write_text("x")
+    (root / ".mypy_cache").mkdir()
+    (root / ".mypy_cache" / "cache.json").write_text("{}")  # left out: no test reads it
+    monkeypatch.setattr(folders, "COPY_NOTICE_FILES", 10)
+    warnings: list[str] = []
+    Folders(root, tmp_path, warn=warnings.append).ready(3)
+    assert warnings == ["copying the project (5 files) 2 times for runs at once: this may take a while"
+                        " (fix: --jobs 1 makes no copy)"]
+    assert not list(tmp_path.glob("folder-*/proj/.mypy_cache"))
+    (tmp_path / "work").mkdir()
+    Folders(root, tmp_path / "work", warn=warnings.append).ready(2)  # said once per process
+    assert len(warnings) == 1

@@ -36,8 +36,10 @@ LEFT_OUT = frozenset({".stestr", ".testrepository", ".isolate",  # stored runs a
 LINKED = frozenset({".git", ".hg", ".svn", ".bzr", ".tox", ".nox", "node_modules"})
 COPY_MOST_BYTES = 500 * 2**20
 COPY_MOST_FILES = 50_000
+COPY_NOTICE_FILES = 10_000  # copies of this many files in all are said before they are made (they take seconds)
 FREE_SPACE = "free space in $TMPDIR, or --jobs 1"
 _told: set[Path] = set()  # projects whose sharing was told: once per process (a hunt has two Runners)
+_noticed: set[Path] = set()  # projects whose slow copy was told, as _told
 
 
 class Folders:
@@ -67,10 +69,16 @@ class Folders:
         if self._made >= n or self._shared:
             return
         copies = n - self._made
-        why_not = self._too_much(copies)
+        size = _size(self.root, self.workdir)
+        why_not = self._too_much(copies, size)
         if why_not:
             self._share(*why_not)
             return
+        assert size is not None
+        if size[0] * copies >= COPY_NOTICE_FILES and self.root not in _noticed:
+            _noticed.add(self.root)
+            self.warn(f"copying the project ({size[0]:,} files) {counted(copies, 'time')} for runs at once:"
+                      " this may take a while (fix: --jobs 1 makes no copy)")
         for _ in range(copies):
             base = self.workdir / f"folder-{self._made}"
             try:
@@ -101,11 +109,12 @@ class Folders:
         self._tops[level] = mirror
         return level
 
-    def _too_much(self, copies: int) -> tuple[str, str] | None:
-        """Why ``copies`` copies of the project should not be made, and the fix, if they should not."""
-        size = _size(self.root, self.workdir)
-        if size is None:
+    def _too_much(self, copies: int, files_bytes: tuple[int, int] | None) -> tuple[str, str] | None:
+        """Why ``copies`` copies of the project (of ``files_bytes``, as _size says) should not be
+        made, and the fix, if they should not."""
+        if files_bytes is None:
             return (f"it has more than {COPY_MOST_FILES:,} files to copy", "--jobs 1")
+        size = files_bytes[1]
         if size * copies > COPY_MOST_BYTES:
             return (f"{counted(copies, 'copy', 'copies')} of it would hold {size * copies // 2**20 + 1} MB,"
                     f" more than {COPY_MOST_BYTES // 2**20} MB", "--jobs 1")
@@ -165,8 +174,8 @@ def repository_top(root: Path) -> Path:
     return next((folder for folder in root.parents if (folder / ".git").exists()), root)
 
 
-def _size(root: Path, workdir: Path) -> int | None:
-    """The bytes a copy of ``root`` would write; None past the file limit."""
+def _size(root: Path, workdir: Path) -> tuple[int, int] | None:
+    """The files and bytes a copy of ``root`` would write; None past the file limit."""
     total = files = 0
     stack = [str(root)]
     while stack:
@@ -184,8 +193,8 @@ def _size(root: Path, workdir: Path) -> int | None:
             if files > COPY_MOST_FILES:
                 return None
             if total > COPY_MOST_BYTES:
-                return total  # too large already
-    return total
+                return files, total  # too large already
+    return files, total
 
 
 def _link_target(link: str, top: Path) -> str:
