@@ -256,8 +256,9 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
     return without(problem, drop), carry_over(problem, ev.observations, drop), dropped
 
 
-def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[str, ...]:
-    """What the runs that are no evidence either way tell the user."""
+def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int = 1) -> tuple[str, ...]:
+    """What the runs that are no evidence either way tell the user (`jobs`: runs at once, which
+    share what lies outside their folders, such as a fixed port)."""
     notes = tuple(f"left out: {t} hung in {counted(ev.hangs[t], 'run')}; it is in no list after that"
                   if ev.hangs.get(t, 0) >= HANGS_TO_DROP else
                   f"left out: {t} killed the test process in {counted(ev.crashes.get(t, 0), 'run')} and no run"
@@ -267,7 +268,9 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool) -> tuple[st
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:
         common = max(ev.other_failures, key=lambda s: ev.other_failures[s])
         notes += (f"the victim failed {another} times another way ({common}), {counted(reproduced, 'time')} the"
-                  " recorded way; if it is the same failure, run again with --any-failure",)
+                  " recorded way; if it is the same failure, run again with --any-failure"
+                  + ("; if it comes from runs at once sharing something (a fixed port, a file outside the"
+                     " project), run with --jobs 1" if jobs > 1 else ""),)
     return notes
 
 

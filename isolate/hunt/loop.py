@@ -261,7 +261,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         for warning in ev.warnings:
             display.warn(warning)
         problem, observations, dropped = without_hangs(ev, merged.get("timeout"))
-        said = notes(ev, dropped, bool(merged["any_failure"]))
+        said = notes(ev, dropped, bool(merged["any_failure"]), jobs)
         for note in said:
             shape = re.sub(r"\d+", "#", note)  # said once: not again each time its counts grow
             if shape not in told:

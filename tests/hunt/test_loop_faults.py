@@ -150,6 +150,8 @@ def test_every_second_counts_against_the_budget_and_another_failure_points_to_an
     assert "failed" in said and "another way" in said and "--any-failure" in said
     # said once on the way, not again at every step as its counts grow
     assert proc.stderr.count("times another way") == 1, proc.stderr
+    # runs at once share what lies outside their folders (a fixed port): the way out is said too
+    assert ("run with --jobs 1" in proc.stderr) == (jobs == "2"), proc.stderr
     status = isolate(suite, "status", VICTIM).stdout
     assert "note: the victim failed" in status and "--any-failure" in status
     again = isolate(suite, "bisect", VICTIM, "--any-failure", "--time-budget", "60s", "--json", HOW="another way")
