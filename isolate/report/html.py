@@ -382,7 +382,7 @@ def _header(p: Page) -> str:
         kind = str(v.get("verdict"))
         culprits = v.get("culprits") or []
         causes = v.get("causes") or []
-        out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(headline(kind, len(causes)))}</b>'
+        out.append(f'<p class="headline" id="headline"><b class="kind-{e(kind)}">{e(headline(kind, len(causes), str(v.get("stop") or "")))}</b>'
                    f' — confidence <b id="confidence">{e(probability(float(v.get("confidence", 0))))}</b></p>')
         if causes:
             what = _what(v)

@@ -26,10 +26,18 @@ HEADLINE = {
 }
 
 
-def headline(kind: str, causes: int) -> str:
-    """The verdict in a few words, as the text and the HTML page both open with it."""
+SHORT = "undecided: stopped short of the target confidence"
+"""An undecided verdict the budget did not end (its stop line, said below, gives the reason: runs
+that were no evidence, or a cause not confirmed)."""
+
+
+def headline(kind: str, causes: int, stop: str = "") -> str:
+    """The verdict in a few words, as the text and the HTML page both open with it. `stop` is the
+    verdict's stop line: an undecided verdict blames the budget only when the budget ended it."""
     if kind == "polluter" and causes > 1:
         return f"polluted by earlier tests: {causes} causes"
+    if kind == "undecided" and stop and "budget" not in stop:
+        return SHORT
     return HEADLINE.get(kind, kind)
 
 
@@ -50,7 +58,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     `ignored` the runs that were no evidence, by outcome (verdict.json's `ignored_outcomes`),
     which the verdict's runs leave out."""
     n = len(verdict.causes)
-    head = headline(verdict.kind, n)
+    head = headline(verdict.kind, n, verdict.stop)
     lines = [f"{problem.victim}", f"  {head} — confidence {probability(verdict.confidence)}"]
     culprits = [problem.predecessors[i] for i in verdict.culprits]
     if verdict.causes:

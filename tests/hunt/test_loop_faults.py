@@ -174,6 +174,7 @@ def test_a_hunt_whose_runs_are_no_evidence_ends_by_itself_without_a_budget(tmp_p
     assert stop.startswith(f"the last {NO_EVIDENCE_RUNS} runs were no evidence") and "--any-failure" in stop
     again = isolate(suite, "bisect", VICTIM, HOW="another way")  # finished: its saved verdict, no new run
     assert stop in again.stdout and again.returncode == proc.returncode, again.stdout + again.stderr
+    assert "budget" not in again.stdout.splitlines()[1], again.stdout  # no budget ended it (QA)
     # the runs made are counted, and said to be no evidence: the verdict read "0 runs in 7s"
     made = sum(verdict["runs_by_mode"].values())
     assert verdict["runs"] + sum(verdict["ignored_outcomes"].values()) == made, verdict

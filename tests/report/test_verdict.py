@@ -149,3 +149,17 @@ def test_runs_that_were_no_evidence_are_counted_and_said_to_be(tmp_path: Path) -
     assert "\n  21 runs (3 of them no evidence: 2 timed out, 1 crashed) in 2.0 s (and 5 earlier stored runs)," in text, text
     assert "\n  18 runs in 2.0 s (and 5 earlier stored runs)," in as_text(problem, some, tmp_path, None, "stestr",
                                                                           wall=2.0, history_runs=5, ignored={})
+
+
+def test_an_undecided_verdict_blames_the_budget_only_when_the_budget_ended_it(tmp_path: Path) -> None:
+    """QA: a hunt ended by 100 runs in a row that were no evidence opened with "the budget ran
+    out", while its stop line gave the true reason."""
+    problem = Problem(("a.T.test_a",), "b.T.test_v", (0.5,), 0.1, 0.1)
+    for stop, blamed in (("the last 100 runs were no evidence, and more would only ask the same again", False),
+                         ("not confirmed: the victim alone passed 9 runs in a row", False),
+                         ("the budget ran out (--max-runs 30 reached: give a larger one to go on)", True),
+                         ("", True)):
+        verdict = Verdict("undecided", (0,), 0.6, 0.5, 0.0, (stop,) if stop else (), 30, 2.0, stop=stop)
+        head = as_text(problem, verdict, tmp_path, None, "stestr").splitlines()[1]
+        assert ("budget ran out" in head) == blamed, head
+        assert head.startswith("  undecided: "), head
