@@ -14,20 +14,29 @@ needs in the next run, and pile up over a night of runs. Two places kill such st
   every such process whenever no run is going on (isolate.running.forkserver).
 
 * isolate, when it kills a fresh process (its timeout, or the hunt's stop): every process group
-  of the process's descendants, found through ``/proc`` before any of them dies.
+  of the process's descendants, found through ``/proc`` before any of them dies;
+* isolate, when a fresh process has ended: every process still carrying that run's mark, an
+  environment variable (``RUN_ENV``) set for the run and inherited by whatever its tests start.
+  This finds what the tree cannot: a daemon's double fork (init's child by then, a shell's
+  ``setsid cmd &``) and the strays of a process that crashed. Only processes started since the
+  run's own are read (pids are handed out in turn), so the sweep costs well under a millisecond.
+  A process a test started with an environment of its own (``env={...}``) carries no mark.
 
-A fresh process is not made a subreaper (ctypes would cost every run a few milliseconds), so a
-daemon's double fork there, or a stray of a fresh process that crashed, is still left running.
+A fresh process is not made a subreaper (ctypes would cost every run a few milliseconds): the
+mark does that work from outside.
 Linux only, as the rest of the runner; without ``/proc/PID/task/*/children`` nothing is killed.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 from collections.abc import Collection
 
 PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+RUN_ENV = "ISOLATE_RUN"  # a fresh run's mark, in the environment of every process it starts
+SWEEPS = 20  # rounds of the marked sweep at most: each kills what the last one's strays forked
 
 
 def children(pid: int | str = "self") -> list[int]:
@@ -102,3 +111,58 @@ def adopt_orphans() -> bool:
         return bool(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+def new_mark() -> str:
+    """A mark for one run's processes, unique among the runs of every isolate on the machine."""
+    return secrets.token_hex(8)
+
+
+def _last_pid() -> int | None:
+    try:
+        with open("/proc/sys/kernel/ns_last_pid", encoding="ascii") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def _born_after(pid: int, since: int, last: int | None) -> bool:
+    """Whether ``pid`` was handed out after ``since`` and up to ``last`` (the newest pid), which
+    wrap around at the kernel's pid_max; every pid is a candidate when ``last`` is unknown."""
+    if last is None:
+        return True
+    return since < pid <= last if last >= since else pid > since or pid <= last
+
+
+def marked(mark: str, since: int) -> list[int]:
+    """The processes started after process ``since`` whose environment carries ``mark``."""
+    needle = f"\0{RUN_ENV}={mark}\0".encode()
+    last = _last_pid()
+    found: list[int] = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or not _born_after(int(name), since, last):
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                if needle in b"\0" + f.read():
+                    found.append(int(name))
+        except OSError:  # gone, or another user's
+            continue
+    return found
+
+
+def kill_marked(mark: str, since: int) -> int:
+    """SIGKILL every process carrying ``mark`` started after process ``since`` (the run's own,
+    ended), again until none is left (a stray may fork while it is being killed). How many."""
+    killed = 0
+    for _ in range(SWEEPS):
+        found = marked(mark, since)
+        if not found:
+            break
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                continue
+    return killed

@@ -420,13 +420,25 @@ def test_a_process_a_test_started_in_a_session_of_its_own_dies_with_the_run(toy:
         assert gone(pid_of("session"))
 
 
-def test_a_daemon_a_forked_test_left_dies_once_no_run_is_going_on(toy: Path) -> None:
-    """A double fork orphans the daemon at once; the fork server adopts it (a child subreaper)
-    and kills it when its runs are over, while the Runner is still open."""
-    with Runner(find_project(toy), mode="fork", timeout=30) as runner:
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_a_daemon_a_test_left_dies_with_its_run(toy: Path, mode: str) -> None:
+    """A double fork orphans the daemon at once (init's child, or the fork server's, its child
+    subreaper): the fork server kills it when its runs are over; a fresh run's daemon carries
+    the run's mark, and dies once the run has ended, while the Runner is still open."""
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
         [outcome] = runner.run([T + "test_process.P.test_double_fork", VICTIM], VICTIM)
         assert outcome.kind == "pass"
         assert gone(pid_of("double-fork"))
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_what_a_crashed_run_left_outside_its_group_dies_too(toy: Path, mode: str) -> None:
+    """A test process that crashes cannot kill its strays as it leaves: a fresh run's carry its
+    mark, a fork child's are adopted by the fork server."""
+    with Runner(find_project(toy), mode=mode, timeout=30) as runner:
+        [outcome] = runner.run([T + "test_process.P.test_session", T + "test_process.P.test_kill", VICTIM], VICTIM)
+        assert outcome.kind == "crash"
+        assert gone(pid_of("session"))
 
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])

@@ -17,7 +17,7 @@ from isolate.running.executors.base import Job
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
 from isolate.running.executors.reaper import Reaper
-from isolate.running.strays import kill_tree
+from isolate.running.strays import kill_marked, kill_tree, new_mark
 
 
 def child_command(launcher: Launcher, list_file: Path, jobdir: Path,
@@ -38,8 +38,10 @@ class LocalExecutor(ProcessExecutor):
     def launch(self, job: Job, list_file: Path, ids: list[str]) -> None:
         command, shell = child_command(self.launcher, list_file, job.dir, ids)
         proc = self._track(job)
+        proc.mark = new_mark()
         try:
-            process = self.launcher.popen(command, shell, job.path("tmp"), job.path("output.txt"), job.folder)
+            process = self.launcher.popen(command, shell, job.path("tmp"), job.path("output.txt"), job.folder,
+                                          proc.mark)
         except UserError:
             self._untrack(job.key)
             shutil.rmtree(job.dir, ignore_errors=True)
@@ -53,6 +55,7 @@ class LocalExecutor(ProcessExecutor):
         assert isinstance(data, _Process) and data.process is not None
         self._release(data)
         kill_group(data.pid)  # leftovers; the leader is not reaped yet, so the id is safe
+        _sweep(data)
         self._reaper.remove(data.process.pid)
         data.job.returncode = data.process.wait()
         return [data.job]
@@ -75,3 +78,11 @@ class LocalExecutor(ProcessExecutor):
         if proc.process is not None:
             self._reaper.remove(proc.process.pid)
             proc.process.wait()
+            _sweep(proc)
+
+
+def _sweep(proc: _Process) -> None:
+    """Kill what the ended run left running outside its group and tree: a double-forked daemon,
+    a crashed test process's strays (strays.py)."""
+    if proc.mark is not None and proc.pid is not None:
+        kill_marked(proc.mark, proc.pid)

@@ -24,6 +24,7 @@ from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.folders import Folders
 from isolate.running.in_copy import ROOT_ENV
 from isolate.running.project import Project, pytest_command, runner_command, substitute_placeholders
+from isolate.running.strays import RUN_ENV
 
 
 def kill_group(pid: int | None) -> None:
@@ -45,12 +46,15 @@ class Launcher:
     workdir: Path  # the Runner's temporary directory
     discover_all: bool = False
 
-    def env(self, tmpdir: Path, cwd: Path) -> dict[str, str]:
-        """The project's environment, with this job's TMPDIR and working folder (PWD), and isolate
-        importable."""
+    def env(self, tmpdir: Path, cwd: Path, mark: str | None = None) -> dict[str, str]:
+        """The project's environment, with this job's TMPDIR and working folder (PWD), its run's
+        mark (strays.py), and isolate importable."""
         env = dict(os.environ)
         env["TMPDIR"] = str(tmpdir)
         env["PWD"] = str(cwd)
+        env.pop(RUN_ENV, None)  # isolate run by a test of a hunt: its runs are not that run's
+        if mark is not None:
+            env[RUN_ENV] = mark
         if cwd != self.project.root:  # a copy: the test process imports the project from it
             env[ROOT_ENV] = str(self.project.root)
         if self.project.kind == "testr" or self.project.python_argv() != [sys.executable]:
@@ -74,14 +78,14 @@ class Launcher:
         return command, shell
 
     def popen(self, command: list[str] | str, shell: bool, tmpdir: Path,
-              output: Path, cwd: Path | None = None) -> subprocess.Popen[bytes]:
+              output: Path, cwd: Path | None = None, mark: str | None = None) -> subprocess.Popen[bytes]:
         """Start a test process as its own session leader in ``cwd`` (the project root by
-        default), output to a file."""
+        default), output to a file; ``mark`` marks every process of the run (strays.py)."""
         cwd = cwd or self.project.root
         with open(output, "wb") as out:
             try:
                 return subprocess.Popen(
-                    command, shell=shell, cwd=cwd, env=self.env(tmpdir, cwd),
+                    command, shell=shell, cwd=cwd, env=self.env(tmpdir, cwd, mark),
                     stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
@@ -115,6 +119,7 @@ class _Process:
     pidfd: int | None = None
     pid: int | None = None
     kills: int = 0
+    mark: str | None = None  # the mark of its run's processes (fresh processes; strays.py)
 
 
 class ProcessExecutor(Executor):

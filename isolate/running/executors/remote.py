@@ -37,6 +37,7 @@ from isolate.errors import UserError
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.local import child_command
 from isolate.running.executors.processes import KILL_GRACE, Launcher, kill_group
+from isolate.running.strays import kill_marked, new_mark
 from isolate.running.executors.reaper import Reaper
 from isolate.running.project import Project, find_project, with_pytest_args
 
@@ -132,17 +133,20 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
         folder = _take_folder(project.root, base)
         try:
             started = time.monotonic()
-            process = launcher.popen(command, shell, jobdir / "tmp", jobdir / "output.txt", folder)
+            mark = new_mark()
+            process = launcher.popen(command, shell, jobdir / "tmp", jobdir / "output.txt", folder, mark)
             _reaper_call(reaper.add, process.pid)
             try:
                 timed_out, stopped = _watch(process, request.timeout, started, cancelled)
             except BaseException:
                 kill_group(process.pid)
+                kill_marked(mark, process.pid)
                 raise
             seconds = time.monotonic() - started
             kill_group(process.pid)  # leftovers; the leader is not reaped yet, so the id is safe
             _reaper_call(reaper.remove, process.pid)
             returncode = process.wait()
+            kill_marked(mark, process.pid)  # a daemon's double fork, a crashed run's strays
         finally:
             _give_folder(project.root, folder)
 
