@@ -346,6 +346,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     except hunting.Interrupted as stop:
         display.end()
         resume = f"isolate bisect {shlex.quote(hunt.victim)}"
+        if scheduler:  # else a resume would run the rest here, not on the cluster
+            resume += f" --scheduler {shlex.quote(scheduler)}"
         if as_json:
             click.echo(json.dumps({"verdict": "interrupted", "victim": hunt.victim, "runs_this_session": stop.runs,
                                    "hunt": str(hunt.path), "resume": resume}, indent=2))

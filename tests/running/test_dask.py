@@ -73,14 +73,16 @@ class Cluster:
         _wait_for(lambda: info.exists() and info.stat().st_size > 0, "the scheduler")
         self.address = json.loads(info.read_text())["address"]
 
-    def add(self, checkouts: dict[str, Path], threads: int = 1) -> None:
-        """Start a worker per checkout, from its directory, and wait until all are registered."""
+    def add(self, checkouts: dict[str, Path], threads: int = 1, program: list[str] | None = None,
+            **extra: str) -> None:
+        """Start a worker per checkout, from its directory (``program`` instead of `dask worker`,
+        ``extra`` in its environment), and wait until all are registered."""
         for name, checkout in checkouts.items():
             worker = subprocess.Popen(
-                [tool("dask"), "worker", self.address, "--nthreads", str(threads), "--no-nanny",
+                [*(program or [tool("dask"), "worker"]), self.address, "--nthreads", str(threads), "--no-nanny",
                  "--no-dashboard", "--host", "127.0.0.1", "--name", name,
                  "--local-directory", str(self.directory / f"scratch-{name}")],
-                cwd=checkout, env=env(), stdout=subprocess.DEVNULL,
+                cwd=checkout, env=env(**extra), stdout=subprocess.DEVNULL,
                 stderr=(self.directory / f"worker-{name}.log").open("wb"), start_new_session=True)
             self.workers[name] = (worker, "", checkout)
         names = set(checkouts)
@@ -163,7 +165,9 @@ def test_a_hunt_and_a_replay_run_on_both_workers(tmp_path: Path, cluster: Callab
     _wait_for(lambda: len(journal(suite)) >= 2 or hunt.poll() is not None, "the first runs")
     hunt.send_signal(signal.SIGINT)
     _, err = hunt.communicate(timeout=60)
-    assert hunt.returncode == 130 and b"Resume with: isolate bisect" in err and b"Traceback" not in err
+    assert hunt.returncode == 130 and b"Traceback" not in err
+    # on the same cluster: without the address, the hint would resume here (QA)
+    assert f"Resume with: isolate bisect {VICTIM} --scheduler {made.address}".encode() in err, err
     assert not (suite / ".isolate" / hunt_name(VICTIM) / "lock").exists()
     kept = len(journal(suite))
     proc = isolate(suite, "resume", VICTIM, "--scheduler", made.address, "--json")
@@ -274,6 +278,45 @@ def test_a_worker_with_another_checkout_is_refused_with_one_line(
     made.kill("good")
     replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address)
     assert_user_error(replay, "no Dask worker of", "1 refused", "test_report.py differs", "fix:")
+
+
+# `dask worker` in an environment without isolate: what a worker sees of it, an import that fails
+WITHOUT_ISOLATE = ["python", "-c", "import sys; sys.modules['isolate'] = None  # as if not installed\n"
+                   "from distributed.cli.dask_worker import main; main(sys.argv[1:])"]
+
+
+def test_a_worker_that_cannot_run_the_tests_is_refused_and_the_hunt_goes_on(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """QA: one worker whose $PYTHON did not start stopped the whole hunt ("step 1 could not
+    run", the worker unnamed, the fix read as the local $PYTHON's); one without isolate was
+    closed by Dask on the first task, the hunt then said no worker was connected."""
+    suite, checkouts = recorded_suite(tmp_path, "good", "missing", "noexec", "without")
+    made = cluster({"good": checkouts["good"]})
+    noexec = tmp_path / "not-a-program"
+    noexec.write_text("")  # executable, but no program: exec fails (ENOEXEC) as the run starts
+    noexec.chmod(0o755)
+    made.add({"missing": checkouts["missing"]}, PYTHON="/nonexistent/python")
+    made.add({"noexec": checkouts["noexec"]}, PYTHON=str(noexec))
+    made.add({"without": checkouts["without"]}, program=WITHOUT_ISOLATE)
+    address = {name: made.workers[name][1] for name in made.workers}
+    proc = isolate(suite, "bisect", VICTIM, "--scheduler", made.address, "--json")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [CULPRIT] and set(verdict["executors"]) == {address["good"]}, verdict
+    said = {line for line in proc.stderr.splitlines() if " refused: " in line}
+    assert len(said) == 3 and all(line.startswith("isolate: warning: Dask worker ") and "fix:" in line
+                                  for line in said), proc.stderr
+    assert any(address["missing"] in line and "'/nonexistent/python' does not exist" in line
+               and "the worker's $PYTHON" in line for line in said), said
+    assert any(address["noexec"] in line and "could not start a run" in line for line in said), said
+    assert any(address["without"] in line and "isolate is not installed" in line
+               and "pip install 'isolate[dask]'" in line for line in said), said
+    assert made.workers["without"][0].poll() is None  # still up: asked with nothing it cannot unpickle
+    assert "distributed." not in proc.stderr  # Dask's own log lines are not the user's
+    # none left that can run: one line naming the refusals
+    made.kill("good")
+    replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address)
+    assert_user_error(replay, "no Dask worker of", "3 refused", "fix:")
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:

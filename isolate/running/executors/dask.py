@@ -10,7 +10,9 @@ measure of the run, not the time it queued.
 
 Before a worker runs a list, the fingerprint of the list's test modules (and git HEAD) on the
 worker is compared with this checkout's; a worker that differs is refused, with one warning line,
-for the rest of the session, and tasks are only ever sent to accepted workers.
+for the rest of the session, and tasks are only ever sent to accepted workers. So is a worker
+without isolate, one whose ``$PYTHON`` names no program, and one that could not start a run (that
+run goes to another worker, not counted).
 
 What is guaranteed on faults:
 
@@ -31,6 +33,7 @@ What is guaranteed on faults:
 
 from __future__ import annotations
 
+import logging
 import queue
 import shutil
 import time
@@ -57,6 +60,7 @@ CHECK_TIMEOUT = 60.0  # seconds a worker gets to answer the checkout check
 POLL = 1.0  # seconds between health checks while waiting for runs
 REJOIN_GRACE = 30.0  # seconds tasks may wait for a worker to (re)join once all theirs are gone
 _GONE = ("cancelled", "released", "forgotten")  # the task is no longer wanted
+HAS_ISOLATE = "__import__('importlib.util').util.find_spec('isolate') is not None"  # eval'd on a worker
 AGAIN = " (a hunt resumes where it stopped; a replay starts over)"  # the executor serves both
 
 
@@ -69,7 +73,10 @@ def _task(request: Request) -> dict[str, Any]:
         state = worker.state.tasks.get(key)
         return state is None or state.state in _GONE or worker.status.name in ("closing", "closed", "failed")
 
-    result = run_repetition(request, cancelled)
+    try:
+        result = run_repetition(request, cancelled)
+    except Exception as exc:  # noqa: BLE001 - the worker cannot run it: the client refuses the worker
+        return {"worker": worker.address, "failed": _first_line(exc).split("; fix:", 1)[0]}
     result["worker"] = worker.address
     return result
 
@@ -90,6 +97,8 @@ def connect(address: str) -> Client:
             parse_host_port(location)  # a missing or bad port: the Client would fail, then hang 60 s
     except ValueError as exc:
         raise UserError(f"{address!r} is not a Dask scheduler address ({exc}); {fix}") from None
+    # isolate says what went wrong in one line of its own; the client's log would say it again
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
         return Client(address, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -173,6 +182,10 @@ class DaskExecutor(Executor):
         unchecked = {w: [f for f in files if f not in self._verified.get(w, ())]
                      for w in live if w not in self._refused}
         unchecked = {w: missing for w, missing in unchecked.items() if missing or w not in self._verified}
+        for worker in self._without_isolate([w for w in unchecked if w not in self._verified]):
+            self._refuse(worker, "isolate is not installed in its environment",
+                         "fix: pip install 'isolate[dask]' where it runs, or stop it")
+            del unchecked[worker]
         if unchecked:
             needed = sorted({f for missing in unchecked.values() for f in missing})
             mine = fingerprint(self.project, needed)
@@ -185,15 +198,32 @@ class DaskExecutor(Executor):
                 if why is None:
                     self._verified.setdefault(worker, set()).update(needed)
                 elif why:
-                    self._refused[worker] = why
-                    self.warn(f"Dask worker {worker} refused: {why}; fix: give it the same checkout "
-                              "as this one, or stop it")
+                    self._refuse(worker, why)
             live = self.workers(fresh=True)
         alive = tuple(w for w in live if w not in self._refused
                       and all(f in self._verified.get(w, ()) for f in files))
         if not alive:
             raise self._none_left()
         return alive
+
+    def _refuse(self, worker: str, why: str, fix: str = "") -> None:
+        """Send ``worker`` nothing more this session, and say why in one line."""
+        self._refused[worker] = why
+        fix = fix or ("fix: start it with a working $PYTHON, or stop it" if "$PYTHON" in why
+                      else "fix: give it the same checkout as this one, or stop it")
+        self.warn(f"Dask worker {worker} refused: {why}; {fix}")
+
+    def _without_isolate(self, workers: list[str]) -> list[str]:
+        """Those of ``workers`` that cannot import isolate. Asked with a builtin, which any worker
+        can unpickle: a task of isolate's own would fail to unpickle there, and Dask then closes
+        the worker, so that it would only seem to have left."""
+        if not workers:
+            return []
+        try:
+            found = self.client.run(eval, HAS_ISOLATE, workers=workers, on_error="return")
+        except (OSError, TimeoutError) as exc:
+            raise self._lost(str(exc)) from None
+        return [w for w, present in found.items() if present is False]
 
     def _answers(self, checks: dict[str, Future], mine: dict[str, Any]) -> dict[str, str | None]:
         """Each checked worker's mismatch (None: it matches; "": it left before answering)."""
@@ -253,6 +283,8 @@ class DaskExecutor(Executor):
             entry = self._jobs.pop(str(future.key), None)
             if entry is None:
                 continue  # killed earlier
+            if self._could_not_run(entry, future):
+                continue
             job = entry.job
             if self._finish(job, future):
                 finished.append(job)
@@ -261,6 +293,22 @@ class DaskExecutor(Executor):
         if not finished:
             self._check_health()
         return finished
+
+    def _could_not_run(self, task: _Task, future: Future) -> bool:
+        """Whether the task's worker could not run it at all (its $PYTHON does not start, its disk
+        is full): that worker is refused and the run goes to the others, not counted; with none
+        left the hunt stops with the reason."""
+        if future.status != "finished":
+            return False
+        result = future.result()
+        if not result.get("failed"):
+            return False
+        future.release()
+        worker = str(result.get("worker"))
+        self._refuse(worker, f"it could not start a run ({result['failed']})",
+                     "fix: mend that worker's environment, or stop it")
+        self._submit(task.job, task.request, self._accept(list(task.request.ids)))
+        return True
 
     def _finish(self, job: Job, future: Future) -> bool:
         """Write what the task returned into the job's directory; False: lost, not counted."""

@@ -225,7 +225,21 @@ def fingerprint(project: Project, files: list[str]) -> dict[str, Any]:
             hashes[name] = hashlib.sha256((project.root / name).read_bytes()).hexdigest()
         except OSError:
             hashes[name] = None
-    return {"kind": project.kind, "root": str(project.root), "files": hashes, "head": git_head(project.root)}
+    return {"kind": project.kind, "root": str(project.root), "files": hashes, "head": git_head(project.root),
+            "python": interpreter_problem(project)}
+
+
+def interpreter_problem(project: Project) -> str | None:
+    """Why the project's test interpreter (``$PYTHON``) cannot be started here, or None. A testr
+    project's command is the shell's to run, and not looked at."""
+    if project.kind == "testr":
+        return None
+    program = project.python_argv()[0]
+    found = shutil.which(program)
+    if found is None:
+        state = "does not exist" if not os.path.exists(program) else "is not an executable file"
+        return f"its test interpreter {program!r} {state} (the worker's $PYTHON)"
+    return None
 
 
 def worker_fingerprint(kind: str, files: list[str], start: Path | None = None) -> dict[str, Any]:
@@ -241,6 +255,8 @@ def mismatch(mine: dict[str, Any], theirs: dict[str, Any]) -> str | None:
     git HEAD is compared only when both checkouts have one."""
     if "error" in theirs:
         return str(theirs["error"])
+    if theirs.get("python"):
+        return str(theirs["python"])
     if theirs["kind"] != mine["kind"]:
         return f"its project in {theirs['root']} is a {theirs['kind']} project, this one {mine['kind']}"
     for name, digest in mine["files"].items():
