@@ -319,6 +319,24 @@ def test_a_worker_that_cannot_run_the_tests_is_refused_and_the_hunt_goes_on(
     assert_user_error(replay, "no Dask worker of", "3 refused", "fix:")
 
 
+def test_a_scheduler_lost_mid_replay_is_one_line(tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """QA: Dask's client logged its own "Failed to reconnect" line before isolate's."""
+    suite, checkouts = recorded_suite(tmp_path, "a")
+    made = cluster(checkouts)
+    slow = tmp_path / "slow.txt"
+    slow.write_text(SLOW_ID + "\n")
+    replay = subprocess.Popen([tool("isolate"), "replay", str(slow), "--times", "3", "--scheduler", made.address],
+                              cwd=suite, env=env(DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(lambda: any(checkouts["a"].glob("started-*")), "the first slow run")
+    assert made.scheduler is not None
+    os.killpg(made.scheduler.pid, signal.SIGKILL)
+    out, err = replay.communicate(timeout=120)
+    assert replay.returncode == 2 and "Traceback" not in err, err
+    assert err.splitlines() == [line for line in err.splitlines() if line.startswith("isolate: ")], err
+    assert f"isolate: error: lost the Dask scheduler at {made.address}" in err and "fix:" in err, err
+
+
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     suite = copy_suite("deterministic_polluter", tmp_path)
     (suite / "list.txt").write_text(VICTIM + "\n")
