@@ -293,6 +293,10 @@ class Seconds(click.ParamType):
                    " always start a fresh process. Default: fresh, then fork once a check on the hunt's own"
                    " lists shows the same outcomes (kept for resumes).")
 @click.option("--any-failure", is_flag=True, default=None, help="Count any failure of the victim, not only the recorded one.")
+@click.option("--weak-polluters/--no-weak-polluters", cls=_FlagPair, default=None,
+              help="Before saying the victim fails on its own, rule out a polluter raising its failure rate 2-10x as"
+                   " firmly as a stronger one (by default such a one is held 10 times less likely beforehand, and"
+                   " about half of those raising it 2.5x are missed); costs 2-3x the runs (kept for resumes).")
 @click.option("--repeat-victim", "repeat", type=click.IntRange(1, 100), metavar="K",
               help="Run the victim K times at the end of every run, in the same process: more"
                    " evidence per start-up, checked against a victim that changes its own odds (set when the"
@@ -314,7 +318,7 @@ class Seconds(click.ParamType):
 @user_errors
 def bisect(test: str, confidence: float | None, step_budget: float | None, time_budget: float | None,
            max_runs: int | None, jobs: int | None, timeout: float | None, strategy: str | None,
-           further: float | None, cleaners: bool | None, scan: bool | None, fork_server: bool | None, any_failure: bool | None,
+           further: float | None, cleaners: bool | None, scan: bool | None, fork_server: bool | None, any_failure: bool | None, weak_polluters: bool | None,
            repeat: int | None, pytest_args: tuple[str, ...],
            history_paths: tuple[str, ...], history_since: str | None, no_history: bool | None,
            run_spec: str | None, worker: str | None, repo: Path | None, scheduler: str | None,
@@ -335,7 +339,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,
                "further": further, "cleaners": cleaners, "scan": scan, "mode": None if fork_server is None else ("fork" if fork_server else "fresh"),
-               "any_failure": any_failure, "repeat": repeat, "pytest_args": list(pytest_args) or None,
+               "any_failure": any_failure, "weak_polluters": weak_polluters, "repeat": repeat, "pytest_args": list(pytest_args) or None,
                "history": None if no_history is None else not no_history,
                "history_paths": [os.path.abspath(p) for p in history_paths] or None,  # (resolved, <(cmd) is no path)
                "history_since": history_since}

@@ -14,6 +14,7 @@ from isolate.hunt.history import check as check_history
 from isolate.hunt.store import Hunt, repeat_asked, repeat_of, save_settings, search_problem
 from isolate.running.project import check_pytest_args
 from isolate.search.model import Settings
+from isolate.search.posterior import WEAK_POLLUTERS, RatePrior
 
 DEFAULTS: dict[str, Any] = {
     "confidence": 0.99,
@@ -33,6 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "history": True,  # stored runs as evidence (isolate.hunt.history)
     "history_paths": [],
     "history_since": None,
+    "weak_polluters": False,  # a polluter raising the rate less than 10x is as likely a priori (RatePrior)
 }
 
 
@@ -114,14 +116,20 @@ def search_settings(merged: dict[str, Any], jobs: int) -> Settings:
         max_seconds=None if time_budget is None else float(time_budget) * jobs,
         strategy=merged["strategy"],
         further=float(merged["further"]),
+        rates=_rates(merged),
     )
+
+
+def _rates(search: dict[str, Any]) -> RatePrior:
+    return WEAK_POLLUTERS if search.get("weak_polluters") else RatePrior()
 
 
 def reading_settings(hunt: Hunt) -> Settings:
     """The search's settings for reading a hunt's evidence again (status, the HTML report): its
     stored confidence, and the executions its runs are judged on (isolate.hunt.store.repeat_of)."""
-    return Settings(confidence=float(hunt.settings.get("search", {}).get("confidence", 0.99)),
-                    executions=repeat_of(hunt))
+    search = hunt.settings.get("search", {})
+    return Settings(confidence=float(search.get("confidence", 0.99)), executions=repeat_of(hunt),
+                    rates=_rates(search))
 
 
 def project_kind(hunt: Hunt) -> str:

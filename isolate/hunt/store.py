@@ -258,7 +258,7 @@ def search_problem(search: dict[str, Any], prefix: str) -> str:
             return f"{name} {value!r} is not one of {', '.join(_CHOICES[key])}"
         if key == "further" and (type(value) not in (int, float) or not 0 <= value <= 1):
             return f"{name} {value!r} is not a number in [0, 1]"
-        if key in ("any_failure", "cleaners", "scan") and type(value) is not bool:
+        if key in ("any_failure", "cleaners", "scan", "weak_polluters") and type(value) is not bool:
             return f"{name} {value!r} is not true or false"
         if key == "pytest_args" and (not isinstance(value, list) or not all(isinstance(a, str) for a in value)):
             return f"{name} {value!r} is not a list of strings"

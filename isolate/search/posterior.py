@@ -53,6 +53,18 @@ class RatePrior:
     far_ratio: float = 10.0  # backgrounds above p / far_ratio are a priori less likely...
     near_weight: float = 0.1  # ...by this factor (prior density between the two ratios)
 
+    def weak_claim(self) -> str:
+        """What a "no predecessor raises the rate" line leaves to the prior: a weak polluter,
+        one within far_ratio of the background, counts near_weight as much beforehand, and may
+        be missed (`isolate bisect --weak-polluters` weighs it evenly)."""
+        if self.near_weight >= 1:
+            return ""
+        return (f" (a weaker one, below {self.far_ratio:g}x, was held {1 / self.near_weight:g} times less likely"
+                f" beforehand: --weak-polluters weighs it evenly)")
+
+
+WEAK_POLLUTERS = RatePrior(near_weight=1.0)  # isolate bisect --weak-polluters
+
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: a cache key
 class Lattice:

@@ -541,3 +541,20 @@ def test_a_held_verdict_runs_the_victim_alone_as_often_as_asked_while_its_runs_l
     assert "lean towards failing more often than the first" in line and "let go below 5" in line, line
     observed = evidence(hunt).observations  # "prrrrr" judged on "pr", its first 2; all 6 executions counted
     assert [(o.failed, o.executions, o.reproductions) for o in observed if o.reproductions >= 5] == [(True, 6, 5)] * 2
+
+
+def test_fails_alone_says_what_it_left_to_the_prior_and_weak_polluters_runs_for_it(tmp_path: Path) -> None:
+    """The claim of a fails-alone verdict names what the default prior discounts; given
+    --weak-polluters later, the finished hunt is judged again under the even prior (stored for
+    resumes; it runs on when its runs do not yet prove the claim there), and its claim no longer
+    needs the proviso."""
+    suite = fails_alone(tmp_path)
+    first = isolate(suite, "bisect", FA_VICTIM, "--json", "--no-history", SAMPLE_RACE_RATE="0.5")
+    assert first.returncode == 3, first.stderr
+    before = json.loads(first.stdout)
+    assert "--weak-polluters weighs it evenly" in before["stop"], before["stop"]
+    again = isolate(suite, "bisect", FA_VICTIM, "--json", "--weak-polluters", SAMPLE_RACE_RATE="0.5")
+    assert again.returncode == 3, again.stderr
+    after = json.loads(again.stdout)
+    assert after["verdict"] == "fails-alone" and "--weak-polluters" not in after["stop"], after
+    assert json.loads((hunt_dir(suite) / "hunt.json").read_text())["search"]["weak_polluters"] is True

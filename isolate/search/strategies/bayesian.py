@@ -160,7 +160,7 @@ def _verdict(
         lines += (unconfirmed,)
     if not a.culprits:
         lines += (f"no predecessor raises the failure rate {settings.rates.min_ratio:g}x or "
-                  f"more: probability {probability(a.probability)}",)
+                  f"more: probability {probability(a.probability)}{settings.rates.weak_claim()}",)
     alts = tuple((b.culprits, b.probability) for b in best[1:])
     return Verdict(kind, a.culprits, a.probability, a.p, a.q, lines,
                    t.total_runs, t.total_seconds, alts, spent=spent)

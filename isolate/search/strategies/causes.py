@@ -406,7 +406,7 @@ def _fails_alone(problem: Problem, th: threshold.Threshold, settings: Settings, 
     rate = th.beyond_q
     if fails:
         return End("fails-alone", (f"no predecessor raises the failure rate {settings.rates.min_ratio:g}x or "
-                                    f"more: probability {probability(mass)}"), mass, rate)
+                                    f"more: probability {probability(mass)}{settings.rates.weak_claim()}"), mass, rate)
     need = runs_for(CONFIRM, min(1.0, max(rate, settings.rates.p_min)))
     if runs >= need:
         return End("undecided", (f"not confirmed: the victim alone passed {counted(runs, 'run')} in a row, expected to fail "
