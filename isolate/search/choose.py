@@ -394,9 +394,10 @@ def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: floa
     n = len(problem.predecessors)
     if not included:
         return f"victim alone: does it fail on its own? ({seconds(cost)} per run)"
-    if len(included) == n:
-        whole = "its 1 predecessor" if n == 1 else f"all {n} predecessors"
-        return f"full list: {whole} ({seconds(cost)} per run)"
+    if len(included) == n:  # (the problem may be a narrowed one: a prefix's tests, not the hunt's list)
+        if n == 1:
+            return f"the one suspect, {problem.predecessors[0]}, before the victim ({seconds(cost)} per run)"
+        return f"all {n} suspects together ({seconds(cost)} per run)"
     expected = "bits of evidence for the leader expected, should it be right" if verifying else "bits expected"
     return (f"{len(included)} of {n} predecessors hold {mass:.0%} of the suspicion "
             f"({seconds(cost)} per run, {mi:.3f} {expected})")

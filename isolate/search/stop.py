@@ -557,8 +557,7 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
     if k < 1:
         return End("budget", f"more may remain: the budget ran out after {_others(n)} passed "
                               f"{done} runs ({need} would rule out {what})")
-    return Query(tuple(range(n)), k, f"without the causes found: {_ask(n)} still make it fail?"
-                                     f" (up to {counted(k, 'run')})")
+    return Query(tuple(range(n)), k, f"without the causes found: {_ask(n)} still make it fail?")
 
 
 def rest_runs(problem: Problem, obs: Sequence[Observation]) -> list[Observation]:

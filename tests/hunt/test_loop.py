@@ -202,7 +202,8 @@ def test_not_reproduced_within_budget(tmp_path: Path) -> None:
 
 def test_counts_of_one_read_as_one_in_progress_and_verdict(tmp_path: Path) -> None:
     """A victim that never fails, a run at a time: progress said 'no failure in 1 runs yet'; a
-    victim after one test said 'full list: all 1 predecessors'."""
+    victim after one test said 'full list: all 1 predecessors' (and a suspect confirmed in a
+    narrowed list 'full list: its 1 predecessor', QA)."""
     name, victim, _ = DETERMINISTIC
     suite = copy_suite(name, tmp_path)
     stestr_run(suite)
@@ -219,7 +220,8 @@ def test_counts_of_one_read_as_one_in_progress_and_verdict(tmp_path: Path) -> No
     assert isolate(one, "extract").returncode == 0
     proc = isolate(one, "bisect", victim, "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
-    assert "full list: its 1 predecessor" in proc.stderr, proc.stderr
+    assert f"the one suspect, {DETERMINISTIC[2][0]}, before the victim" in proc.stderr, proc.stderr
+    assert "full list: its 1" not in proc.stderr, proc.stderr
     assert not re.search(r"\b1 (runs|predecessors)\b", proc.stdout + proc.stderr), proc.stdout + proc.stderr
 
 

@@ -170,7 +170,7 @@ def test_the_first_wave_runs_prefixes_that_split_the_chain_instead_of_the_whole_
     sizes = [len(inc) for inc, _ in lists]
     assert sizes == [math.ceil(n * i / 9) for i in range(1, 9)]  # the chain's prior mass split evenly
     assert all(inc == tuple(sorted(chain[:len(inc)])) and r == 1 for inc, r in lists)
-    assert "8 lists at once" in q.reason and "should all pass, the full list runs next" in q.reason
+    assert "8 lists at once" in q.reason and "if all pass, the full list runs next" in q.reason
     # the wave lasts as long as its longest prefix, not the whole list
     obs, wall = simulate_batch(s, q, random.Random(0), batch=8)
     assert abs(wall - run_cost(s.problem, lists[-1][0])) < 1e-9 and wall < run_cost(s.problem, tuple(range(n)))

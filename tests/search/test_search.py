@@ -247,7 +247,7 @@ def test_one_worker_opens_with_half_the_suspicion_then_the_full_list_doubles() -
     q = decide(pb, [])
     assert isinstance(q, Query) and q.runs == 1 and q.included == tuple(sorted(chain[:5])), q
     assert q.reason.startswith("the 5 quickest of 10 predecessors, holding 50% of the suspicion: does the failure"
-                               " reproduce? (should it pass, the full list runs next;")
+                               " reproduce? (if it passes, the full list runs next;")
     history = [obs(q.included, False)]
     q = decide(pb, history)
     assert isinstance(q, Query) and q.included == tuple(range(10)) and q.runs == 1

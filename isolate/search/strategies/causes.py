@@ -327,8 +327,8 @@ def _stored_wave(problem: Problem, th: threshold.Threshold, settings: Settings, 
     shown = ", ".join(str(len(p)) for p in prefixes)
     what = ("the predecessor stored runs suspect most, alone" if [len(p) for p in prefixes] == [1] else
             f"the first {shown} of {m} predecessors, the stored runs' suspects first, splitting the suspicion")
-    reason = (f"{what}: does the failure reproduce in this order? (should {'it' if len(prefixes) == 1 else 'all'}"
-              " pass, the full list runs next)")
+    reason = (f"{what}: does the failure reproduce in this order? (if {'it passes' if len(prefixes) == 1 else 'all pass'},"
+              " the full list runs next)")
     query = _alone_beside(problem, _wave(prefixes, batch, reason), settings, batch)
     return query if fits(problem, query, budget) else None
 
@@ -363,11 +363,11 @@ def _open(problem: Problem, first: Query, settings: Settings, batch: int,
         k = len(prefixes[0])
         held = sum(th.weights[:k]) / sum(th.weights)
         reason = (f"the {k} quickest of {m} predecessors, holding {held:.0%} of the suspicion: does the failure"
-                  f" reproduce? (should it pass, the full list runs next; {seconds(longest)} per run)")
+                  f" reproduce? (if it passes, the full list runs next; {seconds(longest)} per run)")
     else:
         shown = ", ".join(str(len(p)) for p in prefixes)
         reason = (f"{len(prefixes)} lists at once, the {shown} quickest of {m} predecessors, splitting the suspicion"
-                  f" evenly: does the failure reproduce? (should all pass, the full list runs next; up to"
+                  f" evenly: does the failure reproduce? (if all pass, the full list runs next; up to"
                   f" {seconds(longest)} per run)")
     query = _alone_beside(problem, _wave(prefixes, batch, reason), settings, batch)
     return query if fits(problem, query, budget) else first
@@ -664,8 +664,8 @@ def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: 
     k = fit_runs(round_batch(left, batch), run_cost(problem, (member,)), budget)
     if k < 1:
         return None
-    return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough "
-                               f"(up to {counted(k, 'run')})")
+    # (the runs are the progress line's to say: a wave may run more beside this list)
+    return Query((member,), k, f"both needed? {problem.predecessors[member]} alone should not be enough")
 
 
 def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:
