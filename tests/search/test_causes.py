@@ -837,3 +837,23 @@ def test_a_weak_polluter_is_ruled_out_by_runs_under_weak_polluters_not_by_the_pr
     assert "--weak-polluters weighs it evenly" in default.stop, default.stop
     weak = decide(problem, observations, Settings(rates=WEAK_POLLUTERS))
     assert isinstance(weak, Query), weak  # not settled: more runs before any claim
+
+
+def test_after_a_cause_the_leaders_name_no_fails_on_its_own() -> None:
+    """Once a cause is confirmed, a round's empty answer is "no further cause"; progress printed it
+    as "fails alone 0.97" beside the cause at 0.99 (QA), and the report's chart drew it as "fails on
+    its own". Before any cause, the empty answer is still the rival of the tests."""
+    rng = random.Random(3)
+    pb = make_problem(12, tuple(0.1 for _ in range(12)), 0.1, 0.5)
+    suite = Suite(pb, Truth((Cause(frozenset({4}), 1.0),), 0.2, frozenset({4})))
+    obs: list[Observation] = []
+    seen_alone_before = False
+    while not isinstance(step := decide(pb, obs, Settings()), Verdict):
+        top = leading(pb, obs, Settings())
+        if top and top[0].culprits == (4,) and top[0].probability >= 0.99:
+            assert all(a.culprits for a in top), top
+        seen_alone_before |= any(not a.culprits for a in top)
+        obs.extend(simulate.simulate_batch(suite, step, rng, 1)[0])
+    assert step.culprits == (4,), step
+    assert all(a.culprits for a in leading(pb, obs, Settings())), leading(pb, obs, Settings())
+    assert seen_alone_before  # the rival is there while no cause is confirmed
