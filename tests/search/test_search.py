@@ -580,3 +580,20 @@ def test_a_verdict_says_whether_the_budget_ended_it(strategy: str) -> None:
         assert verdict.spent is spent, (runs, verdict)
         if not spent:
             assert verdict.kind == "polluter" and verdict.culprits == tuple(sorted(suite.truth.answer)), verdict
+
+
+def test_a_list_without_the_leader_run_to_verify_it_says_so_not_0_percent() -> None:
+    """QA: "1 of 2 predecessors hold 0% of the suspicion" read as a list not worth running; it is
+    the leader's test left out, a list that should pass if the leader is the cause."""
+    from isolate.search.simulate import simulate_batch
+
+    suite = scenario("single p=1", 6, random.Random(5))
+    rng = random.Random(5)
+    history: list[Observation] = []
+    said = []
+    while not isinstance(q := decide(suite.problem, history, Settings()), Verdict):
+        assert "hold 0%" not in q.reason, q.reason
+        if "without the leading suspect" in q.reason:
+            said.append(q)
+        history.extend(simulate_batch(suite, q, rng, 1)[0])
+    assert said and all(not set(q.culprits) & set(s.included) for s in said), (said, q)
