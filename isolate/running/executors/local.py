@@ -15,9 +15,9 @@ from pathlib import Path
 from isolate.errors import UserError
 from isolate.running.executors.base import Job
 from isolate.running.executors.folders import Folders
-from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, own_args
+from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, kill_run, own_args
 from isolate.running.executors.reaper import Reaper
-from isolate.running.strays import kill_marked, kill_tree, new_mark
+from isolate.running.strays import kill_tree, new_mark
 
 
 def child_command(launcher: Launcher, list_file: Path, jobdir: Path,
@@ -54,8 +54,7 @@ class LocalExecutor(ProcessExecutor):
     def _ready(self, data: object) -> list[Job]:
         assert isinstance(data, _Process) and data.process is not None
         self._release(data)
-        kill_group(data.pid)  # leftovers; the leader is not reaped yet, so the id is safe
-        _sweep(data)
+        kill_run(data.pid, data.mark)  # leftovers; the leader is not reaped yet, so the ids are safe
         self._reaper.remove(data.process.pid)
         data.job.returncode = data.process.wait()
         return [data.job]
@@ -76,13 +75,6 @@ class LocalExecutor(ProcessExecutor):
     def _forget(self, proc: _Process) -> None:
         self._release(proc)
         if proc.process is not None:
+            kill_run(proc.pid, proc.mark)  # what no tree holds any more: a double fork's daemon
             self._reaper.remove(proc.process.pid)
             proc.process.wait()
-            _sweep(proc)
-
-
-def _sweep(proc: _Process) -> None:
-    """Kill what the ended run left running outside its group and tree: a double-forked daemon,
-    a crashed test process's strays (strays.py)."""
-    if proc.mark is not None and proc.pid is not None:
-        kill_marked(proc.mark, proc.pid)

@@ -24,7 +24,7 @@ from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.folders import Folders
 from isolate.running.in_copy import ROOT_ENV
 from isolate.running.project import Project, pytest_command, runner_command, substitute_placeholders
-from isolate.running.strays import RUN_ENV
+from isolate.running.strays import RUN_ENV, kill_marked
 
 
 def kill_group(pid: int | None) -> None:
@@ -35,6 +35,15 @@ def kill_group(pid: int | None) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def kill_run(pid: int | None, mark: str | None) -> None:
+    """What an ended or killed fresh run left: its process group, and every process started since
+    that carries its mark (strays.py: a double-forked daemon, a crashed test process's strays).
+    Call it before the leader is reaped, so that neither id can have been recycled."""
+    kill_group(pid)
+    if pid is not None and mark is not None:
+        kill_marked(mark, pid)
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,10 @@ from typing import Any
 from isolate.errors import UserError
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.local import child_command
-from isolate.running.executors.processes import KILL_GRACE, Launcher, kill_group
-from isolate.running.strays import kill_marked, new_mark
+from isolate.running.executors.processes import KILL_GRACE, Launcher, kill_group, kill_run
 from isolate.running.executors.reaper import Reaper
 from isolate.running.project import Project, find_project, with_pytest_args
+from isolate.running.strays import new_mark
 
 POLL = 0.1  # seconds between checks whether a running repetition was cancelled
 
@@ -139,14 +139,12 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
             try:
                 timed_out, stopped = _watch(process, request.timeout, started, cancelled)
             except BaseException:
-                kill_group(process.pid)
-                kill_marked(mark, process.pid)
+                kill_run(process.pid, mark)
                 raise
             seconds = time.monotonic() - started
-            kill_group(process.pid)  # leftovers; the leader is not reaped yet, so the id is safe
+            kill_run(process.pid, mark)  # leftovers; the leader is not reaped yet, so the ids are safe
             _reaper_call(reaper.remove, process.pid)
             returncode = process.wait()
-            kill_marked(mark, process.pid)  # a daemon's double fork, a crashed run's strays
         finally:
             _give_folder(project.root, folder)
 
@@ -225,8 +223,7 @@ def fingerprint(project: Project, files: list[str]) -> dict[str, Any]:
             hashes[name] = hashlib.sha256((project.root / name).read_bytes()).hexdigest()
         except OSError:
             hashes[name] = None
-    return {"kind": project.kind, "root": str(project.root), "files": hashes, "head": git_head(project.root),
-            "python": interpreter_problem(project)}
+    return {"kind": project.kind, "root": str(project.root), "files": hashes, "head": git_head(project.root)}
 
 
 def interpreter_problem(project: Project) -> str | None:
@@ -243,11 +240,13 @@ def interpreter_problem(project: Project) -> str | None:
 
 
 def worker_fingerprint(kind: str, files: list[str], start: Path | None = None) -> dict[str, Any]:
-    """The worker's fingerprint of ``files``, or ``{"error": ...}`` when it has no such project."""
+    """The worker's fingerprint of ``files`` and whether its test interpreter starts (``python``),
+    or ``{"error": ...}`` when it has no such project."""
     try:
-        return fingerprint(worker_project(kind, (), start), files)
+        project = worker_project(kind, (), start)
     except UserError as exc:
         return {"error": str(exc).split("; fix:", 1)[0]}
+    return {**fingerprint(project, files), "python": interpreter_problem(project)}
 
 
 def mismatch(mine: dict[str, Any], theirs: dict[str, Any]) -> str | None:
