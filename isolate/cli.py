@@ -232,6 +232,8 @@ def replay(list_file: Path, times: int | None, until_failure: bool, jobs: int | 
         pytest_args=pytest_args, scheduler=scheduler,
     )
     click.echo(replaying.format_json(result) if as_json else replaying.format_text(result))
+    if result.stopped:
+        click.echo(f"isolate: error: {result.stopped}", err=True)
     sys.exit(replaying.exit_status(result))
 
 

@@ -33,7 +33,7 @@ from isolate.running.signature import signature_from_traceback
 from isolate.words import seconds as duration
 
 FAILURE_FILE = "failure.txt"
-EXIT_NOT_REPRODUCED, EXIT_REPRODUCED, EXIT_INTERRUPTED = 0, 1, 130
+EXIT_NOT_REPRODUCED, EXIT_REPRODUCED, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 130
 _MARKS = {"pass": ".", "timeout": "T", "crash": "C", "error": "E"}
 
 
@@ -64,6 +64,7 @@ class ReplayResult:
     outcomes: tuple[Outcome, ...]
     interrupted: bool
     seconds: float
+    stopped: str = ""  # why the runs stopped short after some finished (all Dask workers lost)
 
     @property
     def reproduced(self) -> int:
@@ -150,6 +151,7 @@ def replay(
 
     start = time.monotonic()
     interrupted = False
+    stopped = ""
     with _sigterm_interrupts(), Runner(
         project, mode=mode, timeout=timeout, expected_signature=recorded.signature,
         any_failure=any_failure, count_crashes=recorded.crash, discover_all=discover_all,
@@ -163,13 +165,17 @@ def replay(
                        on_outcome=note)
         except Interrupted:
             interrupted = True
+        except UserError as exc:  # e.g. every Dask worker lost: report the runs that finished
+            if not finished:
+                raise
+            stopped = str(exc)
     if progress is not None and finished:
         progress.write("\n")
     errors = [o for o in finished if o.kind == ERROR]
     if errors:
         raise UserError(errors[0].message)
     return ReplayResult(list_path, target, len(ids), mode, jobs, recorded, any_failure,
-                        tuple(finished), interrupted, time.monotonic() - start)
+                        tuple(finished), interrupted, time.monotonic() - start, stopped)
 
 
 @contextlib.contextmanager
@@ -191,9 +197,12 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 
 def exit_status(result: ReplayResult) -> int:
-    """130 if interrupted, else 1 if any run reproduced the failure, else 0."""
+    """130 if interrupted, 2 if stopped short by an error, else 1 if any run reproduced the
+    failure, else 0."""
     if result.interrupted:
         return EXIT_INTERRUPTED
+    if result.stopped:
+        return EXIT_STOPPED
     return EXIT_REPRODUCED if result.reproduced else EXIT_NOT_REPRODUCED
 
 
@@ -231,6 +240,7 @@ def to_json(result: ReplayResult) -> dict[str, object]:
         "seconds": round(result.seconds, 3),
         "seconds_per_run": round(sum(o.seconds for o in result.outcomes) / runs, 4) if runs else None,
         "interrupted": result.interrupted,
+        "stopped": result.stopped or None,
         "executors": dict(sorted(Counter(o.executor for o in result.outcomes).items())),
     }
 
@@ -245,7 +255,8 @@ def format_text(result: ReplayResult) -> str:
     mode = "fork server" if result.mode == "fork" else "fresh processes"
     per_run = sum(o.seconds for o in result.outcomes) / runs if runs else 0.0
     lines = [
-        f"{'interrupted after' if result.interrupted else 'ran'} {runs} run{'s' * (runs != 1)} of "
+        f"{'interrupted after' if result.interrupted else 'stopped after' if result.stopped else 'ran'} "
+        f"{runs} run{'s' * (runs != 1)} of "
         f"{result.tests} test{'s' * (result.tests != 1)}, target {result.target}",
         f"  {mode}, {result.jobs} job{'s' * (result.jobs != 1)}, {per_run:.3f} s per run, "
         f"{duration(result.seconds)} in all",

@@ -337,6 +337,27 @@ def test_a_scheduler_lost_mid_replay_is_one_line(tmp_path: Path, cluster: Callab
     assert f"isolate: error: lost the Dask scheduler at {made.address}" in err and "fix:" in err, err
 
 
+def test_a_replay_that_loses_every_worker_reports_the_runs_it_finished(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """QA: the one error line was all a replay said; the runs that had finished were lost."""
+    suite, checkouts = recorded_suite(tmp_path, "a")
+    made = cluster(checkouts)
+    slow = tmp_path / "slow.txt"
+    slow.write_text(SLOW_ID + "\n")
+    replay = subprocess.Popen([tool("isolate"), "replay", str(slow), "--times", "5", "--jobs", "1", "--json",
+                               "--scheduler", made.address], cwd=suite, env=env(ISOLATE_WORKER_WAIT="1"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(lambda: len(list(checkouts["a"].glob("started-*"))) >= 2, "the second slow run", 120)
+    made.kill("a")
+    out, err = replay.communicate(timeout=120)
+    assert replay.returncode == 2 and "Traceback" not in err, err
+    errors = [line for line in err.splitlines() if line.startswith("isolate: error: ")]
+    assert len(errors) == 1 and f"no Dask worker is connected to {made.address} (waited 1 s" in errors[0], err
+    result = json.loads(out)
+    assert result["runs"] == 1 and result["outcomes"]["pass"] == 1, result
+    assert result["stopped"] == errors[0].removeprefix("isolate: error: ")
+
+
 def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     suite = copy_suite("deterministic_polluter", tmp_path)
     (suite / "list.txt").write_text(VICTIM + "\n")
@@ -365,9 +386,31 @@ def test_a_replay_on_a_scheduler_without_workers_is_not_told_to_resume(
     made = cluster({})
     suite = copy_suite("deterministic_polluter", tmp_path / "client")
     (suite / "list.txt").write_text(VICTIM + "\n")
-    replay = isolate(suite, "replay", "list.txt", "--scheduler", made.address)
-    assert_user_error(replay, f"no Dask worker is connected to {made.address}", "fix:",
-                      "a replay starts over")
+    replay = isolate(suite, "replay", "list.txt", "--scheduler", made.address, ISOLATE_WORKER_WAIT="1")
+    assert_user_error(replay, f"no Dask worker is connected to {made.address} (waited 1 s for one)",
+                      "fix:", "a replay starts over")
+    assert "waiting up to 1 s for one to join" in replay.stderr
+    bad = isolate(suite, "replay", "list.txt", "--scheduler", made.address, ISOLATE_WORKER_WAIT="soon")
+    assert_user_error(bad, "$ISOLATE_WORKER_WAIT is 'soon', not a number of seconds", "fix:")
+
+
+def test_a_hunt_waits_for_a_worker_that_joins_after_it_started(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """A cluster's workers may join after its scheduler (dask-jobqueue's start with their batch
+    jobs): a hunt started before any joined waits for one, says so, and runs on it (QA)."""
+    suite, checkouts = recorded_suite(tmp_path, "late")
+    made = cluster({})
+    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
+                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)  # the hunt is waiting: no worker yet
+    assert hunt.poll() is None
+    made.add(checkouts)
+    out, err = hunt.communicate(timeout=240)
+    assert hunt.returncode == 0, err
+    assert b"no Dask worker is connected to" in err and b"waiting up to 60 s" in err
+    verdict = json.loads(out)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == [CULPRIT]
+    assert set(verdict["executors"]) == {made.workers["late"][1]}
 
 
 def test_the_workers_are_never_read_from_the_clients_stale_cache(

@@ -20,8 +20,10 @@ What is guaranteed on faults:
 * a worker that dies loses its runs in flight: nothing of them is counted. The scheduler starts
   such a task again on another accepted worker (a fresh repetition, counted once when it
   returns); a task whose workers keep dying (``KilledWorker``) is dropped, not counted; a task
-  whose workers all left goes to workers that joined since, once they pass the check
-  (REJOIN_GRACE seconds are given to one to join, e.g. restarted by its nanny);
+  whose workers all left goes to workers that joined since, once they pass the check;
+* when no worker is connected, the session waits for one, saying so, WORKER_WAIT seconds
+  (``$ISOLATE_WORKER_WAIT``): a cluster's workers may join after its scheduler, as
+  dask-jobqueue's do once their batch jobs start, and a nanny restarts a dead one;
 * with no accepted worker left (all died or were refused), or without the scheduler, the hunt
   stops with one line; the journal keeps every finished run, and the same command resumes;
 * a cancelled task (Ctrl-C, a reproduction that ends the step, a client that went away: the
@@ -34,6 +36,7 @@ What is guaranteed on faults:
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import shutil
 import time
@@ -58,7 +61,8 @@ from isolate.running.project import Project
 
 CHECK_TIMEOUT = 60.0  # seconds a worker gets to answer the checkout check
 POLL = 1.0  # seconds between health checks while waiting for runs
-REJOIN_GRACE = 30.0  # seconds tasks may wait for a worker to (re)join once all theirs are gone
+WORKER_WAIT = 60.0  # seconds to wait for a worker when none is connected (ISOLATE_WORKER_WAIT)
+WAIT_ENV = "ISOLATE_WORKER_WAIT"
 _GONE = ("cancelled", "released", "forgotten")  # the task is no longer wanted
 HAS_ISOLATE = "__import__('importlib.util').util.find_spec('isolate') is not None"  # eval'd on a worker
 AGAIN = " (a hunt resumes where it stopped; a replay starts over)"  # the executor serves both
@@ -137,7 +141,7 @@ class DaskExecutor(Executor):
         self._seen_workers: dict[str, int] = {}  # address -> threads, as last asked
         self._asked = 0.0
         self._tries = 0
-        self._orphaned = 0.0  # since when tasks wait with none of their workers alive
+        self._waited = 0.0  # the seconds last waited for a worker to connect
 
     # -- the cluster ------------------------------------------------------------------------
 
@@ -155,10 +159,25 @@ class DaskExecutor(Executor):
 
     def capacity(self) -> int | None:
         """Threads of every worker not refused: the default number of runs at once."""
-        workers = self.workers(fresh=True)
+        workers = self._await_workers()
         if not workers:
             raise self._none_left()
         return sum(n for a, n in workers.items() if a not in self._refused) or 1
+
+    def _await_workers(self) -> dict[str, int]:
+        """The connected workers; with none, waits for one to connect (see the module's doc)."""
+        workers = self.workers(fresh=True)
+        if workers:
+            return workers
+        grace = worker_wait()
+        self.warn(f"no Dask worker is connected to {self.address}; waiting up to {grace:g} s for "
+                  f"one to join (${WAIT_ENV} sets how long)")
+        deadline = time.monotonic() + grace
+        while not workers and time.monotonic() < deadline:
+            time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
+            workers = self.workers(fresh=True)
+        self._waited = 0.0 if workers else grace
+        return workers
 
     def _lost(self, reason: str) -> UserError:
         return UserError(f"lost the Dask scheduler at {self.address} ({reason}); fix: restart it and "
@@ -171,6 +190,8 @@ class DaskExecutor(Executor):
                      f"refused ({worker}: {why})")
         else:
             cause = f"no Dask worker is connected to {self.address}"
+            if self._waited:
+                cause += f" (waited {self._waited:g} s for one)"
         return UserError(f"{cause}; fix: start 'dask worker {self.address}' from the project root "
                          f"of a checkout matching this one, then run the same command again{AGAIN}")
 
@@ -178,7 +199,7 @@ class DaskExecutor(Executor):
         """The workers whose checkout matches this one for ``ids``' modules; checks those not
         checked yet for some of these files (usually once per worker and hunt)."""
         files = module_files(self.project, ids)
-        live = self.workers()
+        live = self.workers() or self._await_workers()
         unchecked = {w: [f for f in files if f not in self._verified.get(w, ())]
                      for w in live if w not in self._refused}
         unchecked = {w: missing for w, missing in unchecked.items() if missing or w not in self._verified}
@@ -344,14 +365,7 @@ class DaskExecutor(Executor):
         live = self.workers()
         for key, task in list(self._jobs.items()):
             if not any(w in live for w in task.workers):  # all gone: try workers that came since
-                try:
-                    workers = self._accept(list(task.request.ids))
-                except UserError:
-                    self._orphaned = self._orphaned or time.monotonic()
-                    if time.monotonic() - self._orphaned < REJOIN_GRACE:
-                        return  # a nanny may be restarting one
-                    raise
-                self._orphaned = 0.0
+                workers = self._accept(list(task.request.ids))  # waits for one to (re)join
                 del self._jobs[key]
                 task.future.cancel()
                 self._submit(task.job, task.request, workers)
@@ -373,6 +387,21 @@ class DaskExecutor(Executor):
             self.client.close(timeout=10)
         except Exception:  # noqa: BLE001 - closing a client of a dead scheduler may time out
             pass
+
+
+def worker_wait() -> float:
+    """Seconds to wait for a worker when none is connected: ``$ISOLATE_WORKER_WAIT``, or WORKER_WAIT."""
+    text = os.environ.get(WAIT_ENV, "").strip()
+    if not text:
+        return WORKER_WAIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise UserError(f"${WAIT_ENV} is {text!r}, not a number of seconds >= 0; fix: set it to e.g. "
+                        f"600, or unset it for {WORKER_WAIT:.0f}")
+    return seconds
 
 
 def _first_line(exc: BaseException | None) -> str:
