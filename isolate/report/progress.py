@@ -32,6 +32,7 @@ class Display:
         self.fails = 0
         self.total_runs = 0
         self.total_fails = 0
+        self.shown: set[int] = set()  # steps already begun: a list run again keeps its number
 
     def _elapsed(self) -> str:
         seconds = int(time.monotonic() - self.started)
@@ -69,8 +70,10 @@ class Display:
         self.total_fails = sum(o.count for o in observations if o.failed)
         if self.quiet:
             return
-        what = (f"step {step}: {counted(size, 'predecessor')} + victim" if lists == 1
-                else f"step {step} and {counted(lists - 1, 'more list')}")
+        again = " again" if step in self.shown else ""
+        self.shown.add(step)
+        what = (f"step {step}{again}: {counted(size, 'predecessor')} + victim" if lists == 1
+                else f"step {step}{again} and {counted(lists - 1, 'more list')}")
         line = f"[{self._elapsed()}] {what}, up to {counted(runs, 'run')} — {reason}"
         if leaders:
             line += f"\n{'':11}leading: {_suspects(problem, leaders, alone)}"

@@ -43,3 +43,17 @@ def test_a_parameter_holding_the_separator_stays_whole_in_the_short_name() -> No
     Display(out).step(4, 1, 2, "why", problem, (), leaders)
     assert "leading: test_ids[p::q [r]] 0.60, test_render(json.v2) 0.20, test_k[x.y] 0.10\n" in out.getvalue(), \
         out.getvalue()
+
+
+def test_a_list_run_again_keeps_its_step_number_and_says_so() -> None:
+    """QA: 'step 4' began twice in one hunt's progress, minutes apart, as if the hunt went back:
+    a step names a list file (step-004.txt), and the list was chosen again."""
+    problem = Problem(("m.T.test_a", "m.T.test_b"), "m.T.test_v", (0.1, 0.1), 0.1, 0.1)
+    out = io.StringIO()
+    display = Display(out)
+    display.step(4, 1, 2, "why", problem, ())
+    display.step(5, 2, 2, "why", problem, ())
+    display.step(4, 1, 2, "why", problem, ())
+    lines = [line.split("] ", 1)[1].split(",")[0] for line in out.getvalue().splitlines()]
+    assert lines == ["step 4: 1 predecessor + victim", "step 5: 2 predecessors + victim",
+                     "step 4 again: 1 predecessor + victim"], lines
