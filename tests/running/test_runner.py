@@ -616,6 +616,33 @@ def test_interrupted_or_killed_isolate_leaves_no_test_process(toy: Path, mode: s
     assert not state.exists(), "the temporary state outlived isolate"
 
 
+def test_a_killed_isolate_leaves_no_process_a_test_started_in_a_session_of_its_own(toy: Path) -> None:
+    """QA: `kill -9` of a fresh hunt (or its terminal closed) left a test's `Popen(...,
+    start_new_session=True)` running: the reaper killed the run's process group only. It now
+    kills what carries the run's mark too."""
+    script = toy / "drive.py"
+    script.write_text(textwrap.dedent(f"""
+        from pathlib import Path
+        from isolate.running.project import find_project
+        from isolate.running.runner import Runner
+        runner = Runner(find_project(Path({str(toy)!r})), mode="fresh")
+        runner.run(["{T}test_process.P.test_session_hang", "{VICTIM}"], "{VICTIM}")
+    """))
+    proc = subprocess.Popen([sys.executable, str(script)])
+    try:
+        record = Path(os.environ["TOY_DIR"]) / "session-hang"
+        deadline = time.monotonic() + 20
+        while not (record.exists() and record.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        session = int(record.read_text())
+        assert alive(session)
+        proc.kill()
+        proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert all_gone([session]), "the test's own session outlived a killed isolate"
+
+
 def tmpdir_of(pid: int) -> str:
     return (Path(os.environ["TOY_DIR"]) / f"tmpdir-{pid}").read_text()
 

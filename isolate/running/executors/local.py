@@ -47,7 +47,7 @@ class LocalExecutor(ProcessExecutor):
             shutil.rmtree(job.dir, ignore_errors=True)
             raise
         proc.process, proc.pid = process, process.pid
-        self._reaper.add(process.pid)
+        self._reaper.add(process.pid, proc.mark)
         proc.pidfd = os.pidfd_open(process.pid)
         self._selector.register(proc.pidfd, selectors.EVENT_READ, proc)
 

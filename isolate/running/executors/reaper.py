@@ -4,8 +4,10 @@ Every repetition runs in its own session, so a terminal's Ctrl-C does not reach 
 kills it itself. That breaks down when isolate is killed without a chance to clean up (SIGKILL,
 the OOM killer, a SIGTERM to a program that does not handle it): the test processes would run
 on, forever if a test hangs. The reaper is a tiny process in its own session that reads
-``+PGID`` / ``-PGID`` lines on a pipe from isolate; when the pipe reaches end-of-file, which
-the kernel guarantees however isolate ends, it SIGKILLs every group still registered and removes the Runner's temporary directory.
+``+PGID MARK`` / ``-PGID`` lines on a pipe from isolate; when the pipe reaches end-of-file, which
+the kernel guarantees however isolate ends, it SIGKILLs every group still registered, then every
+process carrying one of their runs' marks (``ISOLATE_RUN``, strays.py: what a test started in a
+session of its own, a double fork's daemon), and removes the Runner's temporary directory.
 
 Groups are unregistered before their leader is reaped, so the reaper can never hit a recycled id.
 """
@@ -18,15 +20,36 @@ from pathlib import Path
 
 _SCRIPT = """
 import os, shutil, signal, sys
-groups = set()
+groups = {}
 for line in sys.stdin:
-    pid = int(line[1:])
-    (groups.add if line[0] == "+" else groups.discard)(pid)
+    pid, _, mark = line[1:].strip().partition(" ")
+    if line[0] == "+":
+        groups[int(pid)] = mark
+    else:
+        groups.pop(int(pid), None)
 for pid in groups:
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
+marks = {("ISOLATE_RUN=" + m).encode() + b"\\0" for m in groups.values() if m}
+for _ in range(20 if marks else 0):  # what left the groups, by its run's mark; what it forked meanwhile
+    found = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                with open("/proc/" + entry + "/environ", "rb") as f:
+                    env = b"\\0" + f.read()
+            except OSError:
+                continue
+            if any(b"\\0" + m in env for m in marks):
+                found += 1
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                except OSError:
+                    pass
+    if not found:
+        break
 shutil.rmtree(sys.argv[1], ignore_errors=True)
 """
 
@@ -54,9 +77,10 @@ class Reaper:
         except OSError:
             pass  # the reaper is gone: nothing to protect any more, and nothing to report
 
-    def add(self, pgid: int) -> None:
-        """Kill this group if isolate dies before :meth:`remove`."""
-        self._write(f"+{pgid}")
+    def add(self, pgid: int, mark: str | None = None) -> None:
+        """Kill this group, and the processes carrying the run's ``mark`` (strays.py), if isolate
+        dies before :meth:`remove`."""
+        self._write(f"+{pgid} {mark or ''}")
 
     def remove(self, pgid: int) -> None:
         """The group is being reaped by isolate itself."""

@@ -106,9 +106,9 @@ def _threads() -> int:
         return 1
 
 
-def _reaper_call(method: Callable[[int], None], pid: int) -> None:
+def _reaper_call(method: Callable[..., None], *args: Any) -> None:
     with _lock:
-        method(pid)
+        method(*args)
 
 
 def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: False,
@@ -135,7 +135,7 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
             started = time.monotonic()
             mark = new_mark()
             process = launcher.popen(command, shell, jobdir / "tmp", jobdir / "output.txt", folder, mark)
-            _reaper_call(reaper.add, process.pid)
+            _reaper_call(reaper.add, process.pid, mark)
             try:
                 timed_out, stopped = _watch(process, request.timeout, started, cancelled)
             except BaseException:
