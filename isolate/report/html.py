@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import math
+import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from typing import Any
 from isolate.files import HUNTS, read_list
 from isolate.hunt.evidence import Evidence, evidence, fork_checked, phase_of
 from isolate.hunt.journal import Entry, judged_for
+from isolate.hunt.lock import holder
 from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
@@ -89,10 +91,13 @@ def gather(hunt: Hunt) -> Page:
     steps = step_runs(hunt, entries)
     xs = _sample(len(entries), [g.end for g in steps])
     lines, first = _lines(ev.problem, ev.observations, counted, xs, settings, verdict)
-    if (hunt.path / "lock").exists():
+    found = holder(hunt.path)
+    if found is not None and found.alive:
         state = "running"
     elif verdict is not None:
         state = f"done: {verdict.get('verdict')}"
+    elif found is not None:  # a lock whose process is gone (kill -9, a reboot): as status says
+        state = "stopped (its process died mid-hunt; run the same 'isolate bisect' to resume)"
     else:
         state = "paused" if entries else "not started"
     return Page(hunt, ev.problem, tuple(entries), tuple(steps), lines, first, verdict,
@@ -299,8 +304,9 @@ def e(text: object) -> str:
 
 
 def e_id(test_id: str) -> str:
-    """A test id escaped for text, allowed to wrap after its dots and colons (not mid-name)."""
-    return e(test_id).replace(".", ".<wbr>").replace("::", "::<wbr>")
+    """A test id escaped for text, allowed to wrap after its dots and colons (not mid-name, nor
+    inside a number: QA saw "confidence 0." end a line, "996" begin the next)."""
+    return re.sub(r"\.(?!\d)|(?<!\d)\.", ".<wbr>", e(test_id)).replace("::", "::<wbr>")
 
 
 CSS = """

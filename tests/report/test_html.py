@@ -311,6 +311,16 @@ def test_a_running_hunt_and_errors(tmp_path: Path) -> None:
     page = dom(out)
     assert "no verdict yet (running)" in page.one(id="headline").text
     assert "step-000.txt" in page.one(id="commands").text and "isolate bisect" in page.one(id="commands").text
+    # QA: the lock of a hunt killed with -9 (its process gone, here) read as "running"
+    import socket
+    import subprocess
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    (hunt_dir / "lock").write_text(f"{gone.pid} {socket.gethostname()} {Path('/proc/sys/kernel/random/boot_id').read_text().strip()}\n")
+    stopped = isolate(suite, "report", VICTIM, "--html", "-")
+    assert "no verdict yet (stopped (its process died mid-hunt;" in stopped.stdout, stopped.stdout[:2000]
+    assert "(running)" not in stopped.stdout
+    (hunt_dir / "lock").write_text("1 elsewhere -\n")
     assert len(page.one(id="timeline").all("rect", class_="run")) == 3
     assert_user_error(isolate(suite, "report", "nosuch", "--html", str(out)), "no hunt for")
     assert_user_error(isolate(suite, "report", VICTIM), "Missing option '--html'")
@@ -439,3 +449,12 @@ def test_an_answer_unlikely_but_not_ruled_out_is_not_shown_as_0_000(tmp_path: Pa
     shown = {li.one("span", class_="id").text: li.one("span", class_="p").text for li in legend}
     assert shown["fails on its own"] == "< 0.001", shown
     assert "0.000" not in shown.values() and "&lt;" in out.read_text()
+
+
+def test_a_line_may_wrap_after_a_dot_of_a_test_id_but_not_inside_a_number() -> None:
+    """QA: a <wbr> after every dot split "confidence 0.996" over two lines of the evidence table."""
+    from isolate.report.html import e_id
+
+    assert e_id("a.T.test_x <2> confidence 0.996, v1.2.x") == \
+        "a.<wbr>T.<wbr>test_x &lt;2&gt; confidence 0.996, v1.2.<wbr>x"
+    assert e_id("tests/test_a.py::test_b[1.5]") == "tests/test_a.<wbr>py::<wbr>test_b[1.5]"
