@@ -75,6 +75,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
         lines.append(f"  {label}:")
         lines.extend(f"    {c}" for c in culprits)
         lines.extend(f"    {' + '.join(problem.predecessors[i] for i in c) or 'fails on its own'}" for c in tied)
+    elif verdict.kind == "undecided" and not verdict.causes and verdict.runs and verdict.confidence > 0:
+        # QA: "confidence 0.310" named nothing; the answer it is the probability of is the empty one
+        lines.append("  leading answer (not proven): fails on its own, no earlier test needed")
     lines.append("  evidence:")
     said = {line for c in verdict.causes for line in c.evidence} | {verdict.stop}
     lines.extend(f"    {line}" for line in verdict.evidence if line not in said)

@@ -163,3 +163,16 @@ def test_an_undecided_verdict_blames_the_budget_only_when_the_budget_ended_it(tm
         head = as_text(problem, verdict, tmp_path, None, "stestr").splitlines()[1]
         assert ("budget ran out" in head) == blamed, head
         assert head.startswith("  undecided: "), head
+
+
+def test_an_undecided_verdict_led_by_fails_alone_says_so() -> None:
+    """QA: "undecided: the budget ran out before the target confidence — confidence 0.310" named
+    no answer: the one it was the probability of was "fails on its own", said only by status."""
+    problem = Problem(("a.T.test_a", "a.T.test_b"), "b.T.test_v", (0.5, 0.5), 0.1, 0.1)
+    stop = "the budget ran out (--max-runs 60 reached: give a larger one to go on)"
+    led = Verdict("undecided", (), 0.31, 0.1, 0.1, (stop,), 60, 2.0, (((1,), 0.013),), stop=stop)
+    text = as_text(problem, led, Path("."), None, "stestr")
+    assert "  leading answer (not proven): fails on its own, no earlier test needed\n" in text, text
+    named = Verdict("undecided", (0,), 0.6, 0.5, 0.0, (stop,), 60, 2.0, stop=stop)
+    text = as_text(problem, named, Path("."), None, "stestr")
+    assert "leading suspect (not proven):\n    a.T.test_a" in text and "fails on its own" not in text, text
