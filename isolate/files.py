@@ -6,6 +6,7 @@ A list file holds one test id per line (blank lines and `#` comments ignored): w
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 import time
@@ -41,9 +42,20 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         except FileNotFoundError:
             pass
         if isinstance(exc, OSError):
-            raise UserError(f"cannot write {path} ({exc.strerror}); free disk space or check"
-                            " permissions, then run the same command again") from None
+            raise UserError(f"cannot write {path} ({exc.strerror}); {write_fix(exc)}, then run the same"
+                            " command again") from None
         raise
+
+
+def write_fix(exc: OSError) -> str:
+    """What to do about a write that failed with `exc`, in a few words for a one-line error."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "free disk space"
+    if exc.errno == errno.EROFS:
+        return "the file system is read-only: remount it read-write"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "make it writable for this user"
+    return "check the disk and the folder's permissions"
 
 
 def _umask() -> int:

@@ -115,6 +115,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     repeat = repeat_of(hunt)
     single = repeats_from(hunt)  # runs before repeats started by themselves
     early = previous.early
+    timeouts_from = int(hunt.settings.get("search", {}).get("timeouts_from", 0))
     for number, entry in enumerate(entries, previous.entries):
         end = _epoch(entry.at)
         if end is not None:
@@ -133,7 +134,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         every = entry.executions or ""  # all its executions (K-fold, ahead of the check, or a hedge)
         entry = judged_for(entry, repeat)  # K-fold runs, repeats since lowered: their first executions
         if entry.outcome == "timeout":
-            hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
+            if number >= timeouts_from:  # not killed at a shorter --timeout than today's
+                hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
         elif entry.outcome == "crash" and entry.hung and not entry.reproduced:
             crashes[entry.hung] = crashes.get(entry.hung, 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:

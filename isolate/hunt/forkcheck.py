@@ -271,10 +271,14 @@ class AutoRunner:
                                 {test for test, n in ev.hangs.items() if n}, repeat)
         mine = set(ev.problem.predecessors)  # this phase's lists only (the setter phase has others)
         tallies = [t for t in tallies if all(i in mine for i in ev.steps[t.step][:-1])]
-        if not tallies or (max_runs is not None and len(entries) + FORK_RUNS * len(tallies) > max_runs):
+        tallies = earlier_fork_runs(tallies, entries[repeats_from(self.hunt):], repeat)
+        left = sum(FORK_RUNS - t.fork[0] for t in tallies)
+        if not tallies or (max_runs is not None and len(entries) + left > max_runs):
             return False
+        kept = sum(t.fork[0] for t in tallies)
         self.display.info(f"fork check: running the hunt's first {counted(len(tallies), 'list')} in the fork server to"
-                          " compare with their fresh runs")
+                          " compare with their fresh runs" + (f" ({counted(kept, 'fork run')} of an earlier session"
+                                                              " kept)" if kept else ""))
         try:
             tallies = self._run_all(tallies, ev, jobs, deadline)
         except DiskFull:
@@ -290,7 +294,9 @@ class AutoRunner:
         at a time, list after list, until each has FORK_RUNS or the outcome is `settled`. A wave
         that made fewer runs than asked (a run hung, or the time is up) ends its list's runs, as a
         list's one query did before."""
-        tallies = self._run(tallies, dict.fromkeys(range(len(tallies)), 1), ev, jobs, deadline)
+        first = {i: 1 for i, t in enumerate(tallies) if not t.fork[0]}  # (an earlier session's runs show it can)
+        if first:
+            tallies = self._run(tallies, first, ev, jobs, deadline)
         for i in range(len(tallies)):
             while tallies[i].fork[0] < FORK_RUNS:
                 if settled(tallies) is not None:  # (once a wave; settled, it stays so: no list runs on)
@@ -330,6 +336,19 @@ class AutoRunner:
             self.fork.close()
             self.fork = None
         return True
+
+
+def earlier_fork_runs(tallies: Sequence[Tally], entries: Sequence[Entry], repeat: int = 1) -> list[Tally]:
+    """`tallies` with the fork runs of their lists an earlier session of the check journaled
+    before it was cut short (killed, a full disk), at most FORK_RUNS a list: made as this
+    session's would be, they count once, not again on top of new ones."""
+    out = []
+    for tally in tallies:
+        runs = [judged_for(e, repeat) for e in entries
+                if e.phase == FORK_CHECK_PHASE and e.step == tally.step and e.outcome != "error"][:FORK_RUNS]
+        out.append(replace(tally, fork=(len(runs), sum(e.reproduced for e in runs),
+                                        sum(not e.reproduced and e.outcome != "pass" for e in runs))))
+    return out
 
 
 def _added(tally: Tally, outcomes: Sequence[Any]) -> Tally:

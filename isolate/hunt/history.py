@@ -39,6 +39,7 @@ class Past:
     status: str  # the victim's status there: success, fail, skip, ...
     signature: str | None  # of its failure, when it failed
     predecessors: tuple[str, ...]
+    at: float | None = None  # when the victim started there: the same run read from two files is one run
 
 
 def read_history(hunt: Hunt) -> list[Past]:
@@ -50,11 +51,13 @@ def read_history(hunt: Hunt) -> list[Past]:
     for line in path.read_text(encoding="utf8", errors="replace").splitlines():
         try:
             item = json.loads(line)
-            past = Past(item["source"], item["status"], item.get("signature"), tuple(item["predecessors"]))
+            past = Past(item["source"], item["status"], item.get("signature"), tuple(item["predecessors"]),
+                        item.get("at"))
         except (ValueError, KeyError, TypeError):
             continue
         if (isinstance(past.source, str) and isinstance(past.status, str)
                 and isinstance(past.signature, (str, type(None)))
+                and (past.at is None or type(past.at) in (int, float))
                 and all(isinstance(t, str) for t in past.predecessors)):
             pasts.append(past)
     return pasts
@@ -135,11 +138,16 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
         repository.resolve_run(since, "--history-since")
 
 
-def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int]:
+def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int, int]:
     """Append to `history.jsonl` every run not in it yet in which the victim ran: the
     repository's stored runs (from `since` on), and the streams or recording directories in
-    `paths`. Returns (runs added, runs kept in all)."""
-    known = {p.source for p in read_history(hunt)}
+    `paths`. A run read already under another name (a stream saved from a stored run, one file
+    given twice, the run the hunt was extracted from) is told by when the victim started there,
+    and left out. Returns (runs added, runs kept in all, copies left out)."""
+    pasts = read_history(hunt)
+    known = {p.source for p in pasts}
+    seen = {p.at for p in pasts if p.at is not None} | _extracted_start(hunt, repository)
+    copies = 0
     extracted_from = hunt.settings.get("source", {}).get("run")
     found: list[Past] = []
     if repository is not None and repository.run_ids():
@@ -156,12 +164,34 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
         if not (path.is_dir() or path.is_file()):
             continue  # stored by an earlier session and gone since (`check` refuses a new one)
         found += _victim_in(hunt.victim, path_source(path), str(path))
-    if found:
+    kept: list[Past] = []
+    for past in found:
+        if past.at is not None and past.at in seen:
+            copies += 1
+            continue
+        kept.append(past)
+        if past.at is not None:
+            seen.add(past.at)
+    if kept:
         with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
-            for past in found:
+            for past in kept:
                 fp.write(json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
-                                     "predecessors": list(past.predecessors)}, sort_keys=True) + "\n")
-    return len(found), len(known) + len(found)
+                                     "predecessors": list(past.predecessors), "at": past.at}, sort_keys=True) + "\n")
+    return len(kept), len(known) + len(kept), copies
+
+
+def _extracted_start(hunt: Hunt, repository: Repository | None) -> set[float]:
+    """When the victim started in the run the hunt was extracted from (empty when that run is
+    gone, or its stream has no timestamps): a copy of it given as --history is no evidence."""
+    source = hunt.settings.get("source", {})
+    run, stream = source.get("run"), source.get("stream")
+    if repository is not None and isinstance(run, int) and run in repository.run_ids():
+        pasts = _victim_in(hunt.victim, file_source(repository.run_path(run)), f"run {run}")
+    elif isinstance(stream, str) and stream != "-" and Path(stream).exists():
+        pasts = _victim_in(hunt.victim, path_source(Path(stream)), stream)
+    else:
+        return set()
+    return {p.at for p in pasts if p.at is not None}
 
 
 def _victim_in(victim: str, source: Source, label: str) -> list[Past]:
@@ -171,4 +201,4 @@ def _victim_in(victim: str, source: Source, label: str) -> list[Past]:
     except UserError:
         return []
     signature = signature_from_traceback(found.failure) if found.status in ("fail", "uxsuccess") else None
-    return [Past(label, found.status, signature, found.predecessors)]
+    return [Past(label, found.status, signature, found.predecessors, found.victim_start)]

@@ -67,17 +67,27 @@ def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
 
 def append_lines(path: Path, items: list[dict[str, Any]]) -> None:
     """Append one JSON line per item to `path` and fsync (every journal of a hunt is written so).
-    A last line cut by an earlier crash is ended first, so it cannot swallow new entries."""
-    lines = "".join(json.dumps(item, sort_keys=True) + "\n" for item in items)
-    with open(path, "a+b") as fp:
-        size = fp.seek(0, os.SEEK_END)
-        if size:
-            fp.seek(size - 1)
-            if fp.read(1) != b"\n":
-                lines = "\n" + lines
-        fp.write(lines.encode("utf8"))
-        fp.flush()
-        os.fsync(fp.fileno())
+    A last line cut by an earlier crash is ended first, so it cannot swallow new entries; lines a
+    full disk let through in part are cut off again before the error is raised."""
+    data = "".join(json.dumps(item, sort_keys=True) + "\n" for item in items).encode("utf8")
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        size = os.lseek(fd, 0, os.SEEK_END)
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        try:
+            written = 0
+            while written < len(data):  # unbuffered: a full disk may take part of a write
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        except OSError:  # a full disk took part of the lines: cut them off, or every reader warns of them
+            try:
+                os.ftruncate(fd, size)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)

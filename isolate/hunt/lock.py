@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from isolate.errors import UserError
-from isolate.files import process_exists
+from isolate.files import process_exists, write_fix
 
 LOCK = "lock"
 
@@ -48,6 +48,17 @@ class Holder:
             return self.start == started
         command = _command_line(self.pid)
         return command is None or "isolate" in command
+
+
+def stale_because(found: Holder) -> str:
+    """Why a lock held by nobody alive is stale, in words: 'pid 812, which is no longer running'."""
+    if not found.pid:
+        return "an unreadable lock (no pid in it)"
+    if found.boot != _boot_id():
+        return f"pid {found.pid} of an earlier boot (the machine restarted since)"
+    if process_exists(found.pid):
+        return f"pid {found.pid}, a number that now belongs to another process"
+    return f"pid {found.pid}, which is no longer running"
 
 
 def holder(directory: Path) -> Holder | None:
@@ -85,8 +96,7 @@ class Lock:
             try:
                 fd, tmp = tempfile.mkstemp(prefix=".lock.", dir=self.directory)
             except OSError as exc:
-                raise UserError(f"cannot write in {self.directory} ({exc.strerror}); check its permissions"
-                                " and free space") from None
+                raise UserError(f"cannot write in {self.directory} ({exc.strerror}); {write_fix(exc)}") from None
             try:
                 with os.fdopen(fd, "w") as fp:
                     fp.write(me)
@@ -95,8 +105,8 @@ class Lock:
             except FileExistsError:
                 self._break_if_stale()
             except OSError as exc:
-                raise UserError(f"cannot write the lock {self.path} ({exc.strerror}); free disk space"
-                                " or check permissions, then run the same command again") from None
+                raise UserError(f"cannot write the lock {self.path} ({exc.strerror}); {write_fix(exc)},"
+                                " then run the same command again") from None
             finally:
                 os.unlink(tmp)
         raise UserError(f"cannot take the lock {self.path}; remove it if no hunt is running")
@@ -113,11 +123,15 @@ class Lock:
         if found.pid and found.host and not found.here:
             raise UserError(f"this hunt is locked by pid {found.pid} on {found.host}; if that hunt is gone,"
                             f" delete {self.path}")
-        self.warn(f"took over a stale lock from pid {found.pid or '?'}, which is no longer running")
+        self.warn(f"took over a stale lock: {stale_because(found)}")
         self.path.unlink(missing_ok=True)
 
     def __exit__(self, *exc: object) -> None:
-        self.path.unlink(missing_ok=True)
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as error:  # the folder turned read-only: the next session takes the lock over
+            self.warn(f"could not remove the lock {self.path} ({error.strerror}); the next run of isolate"
+                      " takes it over")
 
 
 def _start_time(pid: int) -> str:

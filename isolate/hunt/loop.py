@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.hunt.forkcheck import AutoRunner, automatic, mode_text
+from isolate.hunt.forkcheck import AutoRunner, automatic, check_after, mode_text
 from isolate.hunt.evidence import STARTUP_GUESS, Evidence, durations, evidence, notes, without_hangs
 from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
@@ -32,9 +32,10 @@ from isolate.hunt.cleaners import hints as cleaner_hints
 from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
-from isolate.hunt.settings import search_settings, settings_for, unchanged
+from isolate.hunt.settings import changes, search_settings, settings_for, unchanged
 from isolate.hunt.store import Hunt, executions_of, repeat_of, repeats_from, step_for
 from isolate.hunt.verdict import PASSING, made_with, read_verdict, save_verdict, saved_verdict
+from isolate.orders.stream import FAILING
 from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.running.runner import Runner
 from isolate.search.decide import decide, leading
@@ -91,6 +92,8 @@ def hunt_loop(
     try:
         with Lock(hunt.path, display.warn):
             _keeps_its_verdict(hunt, options)
+            _has_a_failure(hunt, options)
+            changed = changes(hunt, options)
             hunt = settings_for(hunt, options)
             merged = hunt.settings["search"]
             _gather_history(hunt, merged, display)
@@ -101,6 +104,8 @@ def hunt_loop(
                 if merged["jobs"]:  # asked for: a default of the machine's CPUs stays as it is
                     jobs = _within_budget(jobs, merged["max_runs"], display)
                 start_check(hunt, runner, display, jobs, _deadline(hunt, merged), merged["max_runs"])
+                if changed:  # (once the runner stands: an error before it is the session's one line)
+                    display.info(f"this session changes the hunt's settings, for later sessions too: {'; '.join(changed)}")
                 while True:
                     try:
                         return _as_saved(_loop(hunt, display, runner, merged, jobs, search_settings(merged, jobs)))
@@ -157,6 +162,22 @@ def _keeps_its_verdict(hunt: Hunt, options: dict[str, Any]) -> None:
                         f" replaced-<time>/)")
 
 
+def _has_a_failure(hunt: Hunt, options: dict[str, Any]) -> None:
+    """A victim that did not fail in the run it was extracted from (skipped, passed) has no
+    recorded failure to reproduce: every run would pass until the budget ran out (QA: 40 runs to
+    'not reproduced', 4,604 planned). Refused before anything is stored, unless any failure counts."""
+    source = hunt.settings.get("source", {})
+    status = source.get("status")
+    given = options.get("any_failure")
+    if status is None or status in FAILING or (given if given is not None else
+                                               hunt.settings.get("search", {}).get("any_failure")):
+        return
+    where = f"run {source['run']}" if "run" in source else "the stream it was extracted from"
+    raise UserError(f"{hunt.victim} did not fail in {where} ({status}), so the hunt has no recorded failure to"
+                    " reproduce; fix: extract it from a run where it failed ('isolate runs' lists them), or pass"
+                    " --any-failure to count any failure of it")
+
+
 def _as_saved(result: Result) -> Result:
     """The verdict as verdict.json holds it (saved_verdict), so that a hunt's verdict reads the
     same when it was just reached and when `finished` shows it again: its runs and test time as
@@ -180,6 +201,7 @@ def _automatic(hunt: Hunt, merged: dict[str, Any], runner: Any, make_runner: Cal
     (isolate.hunt.forkcheck); never on a Dask cluster."""
     if not automatic(merged) or runner.scheduler:
         return nullcontext(runner)
+    check_after(runner.project.kind)  # a bad $ISOLATE_FORK_CHECK_AFTER is said before any run
     forked = replace(hunt, settings={**hunt.settings, "search": {**merged, "mode": "fork"}})
     return AutoRunner(hunt, runner, lambda: make_runner(forked), display)
 
@@ -188,15 +210,24 @@ def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
     """Read the stored runs not read yet into the hunt's history (see isolate.hunt.history)."""
     if not merged["history"] or merged["strategy"] == "manual":
         return
-    added, kept = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
+    added, kept, copies = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
     if kept:
-        display.info(f"{counted(kept, 'earlier run')} of the victim {noun(kept, 'is', 'are')} evidence ({added} new); they are assumed to"
-                     " test today's code: limit them with --history-since RUN, or --no-history")
+        left = f"; {counted(copies, 'copy', 'copies')} of runs counted already left out" if copies else ""
+        display.info(f"{counted(kept, 'earlier run')} of the victim {noun(kept, 'is', 'are')} evidence ({added} new{left}); they"
+                     " are assumed to test today's code: limit them with --history-since RUN, or --no-history")
+    elif copies:
+        display.info(f"--history: {counted(copies, 'run')} left out as copies of runs counted already, or of the run the"
+                     " hunt was extracted from")
 
 
 def terminate(signum: int, frame: Any) -> None:
     """SIGTERM handler: stop like Ctrl-C, so the finished runs are kept and the lock released."""
     raise KeyboardInterrupt
+
+
+_SETTER_ENDS = {"not-reproduced": "the victim passed after none of the lists of its predecessors tried",
+                "undecided": "the search stopped short of the target confidence"}
+"""The setter phase's verdict without a stop line, in words (QA read "not-reproduced" as a name)."""
 
 
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
@@ -229,7 +260,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         # repeats included), in the terms save_verdict reads `runs` in
         runs = int(setter.data["runs"]) + ev.history[0] + ev.early - repeats_from(hunt)
         answer = replace(answer, runs=runs, evidence=answer.evidence + (
-            f"no state-setter found: {setter.verdict.stop or setter.verdict.kind}",))
+            f"no state-setter found: {setter.verdict.stop or _SETTER_ENDS.get(setter.verdict.kind, setter.verdict.kind)}",))
     searched_runs, later = answer.runs, []
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
         answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)

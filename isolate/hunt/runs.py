@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from isolate.errors import UserError
+from isolate.files import write_fix
 from isolate.hunt.journal import append_journal, append_lines, entry_of
 from isolate.hunt.store import Hunt
 
@@ -44,7 +45,7 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
     try:
         append_lines(path, [{"step": step, "runs": runs, "reason": reason, "from": start} for step, _, runs in lists])
     except OSError as exc:
-        raise DiskFull(f"cannot write {path} ({exc.strerror}); free disk space, then run the same"
+        raise DiskFull(f"cannot write {path} ({exc.strerror}); {write_fix(exc)}, then run the same"
                         " command again to resume") from None
 
     def record(index: int, outcome: Any) -> None:
@@ -53,7 +54,7 @@ def run_journaled(hunt: Hunt, runner: Any, lists: Lists, reason: str, start: int
         try:
             append_journal(hunt, [entry_of(lists[index][0], outcome, phase, runner.mode)])
         except OSError as exc:
-            raise DiskFull(f"cannot write the journal in {hunt.path} ({exc.strerror}); free disk space,"
+            raise DiskFull(f"cannot write the journal in {hunt.path} ({exc.strerror}); {write_fix(exc)},"
                             " then run the same command again to resume") from None
         if on_outcome is not None:
             on_outcome(outcome)

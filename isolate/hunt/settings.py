@@ -11,6 +11,7 @@ from typing import Any
 
 from isolate.errors import UserError
 from isolate.hunt.history import check as check_history
+from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt, repeat_asked, repeat_of, save_settings, search_problem
 from isolate.running.project import check_pytest_args
 from isolate.search.model import Settings
@@ -36,14 +37,49 @@ DEFAULTS: dict[str, Any] = {
     "history_since": None,
     "weak_polluters": False,  # a polluter raising the rate less than 10x is as likely a priori (RatePrior)
 }
+# stored, not a default: "timeouts_from", the journal entries before which ran under a shorter
+# --timeout than today's (their timeouts are not counted as hangs; evidence.py)
 
 
 def settings_for(hunt: Hunt, options: dict[str, Any]) -> Hunt:
     """Options given now override those stored by earlier sessions; the result is stored."""
     stored, merged = _merged(hunt, options)
+    before = hunt.settings.get("search", {}).get("timeout")
+    if before is not None and stored.get("timeout") is not None and stored["timeout"] > before:
+        # runs killed at the shorter limit say nothing of hangs at this one: a --timeout given
+        # too short once would otherwise stop every later session ("timed out before any test")
+        stored["timeouts_from"] = merged["timeouts_from"] = len(read_journal(hunt)[0])
     if stored != hunt.settings.get("search"):
         hunt = save_settings(hunt, {**hunt.settings, "search": stored})
     return replace(hunt, settings={**hunt.settings, "search": merged})
+
+
+def changes(hunt: Hunt, options: dict[str, Any]) -> list[str]:
+    """The settings the options given now change on a hunt that has run before, in words
+    ("--confidence 0.99 -> 0.9"): a resumed hunt says so rather than silently running otherwise."""
+    if not (hunt.path / "journal.jsonl").exists():
+        return []
+    before = {**DEFAULTS, **hunt.settings.get("search", {})}
+    said = []
+    for key, value in options.items():
+        if value is not None and key in DEFAULTS and before[key] != value:
+            old = "default" if before[key] is None else before[key]
+            said.append(f"{_OPTION.get(key, '--' + key.replace('_', '-'))} {_shown(old)} -> {_shown(value)}")
+    return said
+
+
+_OPTION = {"mode": "fork server", "repeat": "--repeat-victim", "pytest_args": "--pytest-arg",
+           "history": "stored runs as evidence", "history_paths": "--history"}  # where the key is not the option
+
+
+def _shown(value: Any) -> str:
+    if value in ("auto", "fork", "fresh"):  # the fork server (mode)
+        return {"auto": "automatic", "fork": "on", "fresh": "off"}[value]
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "none"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def unchanged(hunt: Hunt, options: dict[str, Any]) -> dict[str, Any] | None:

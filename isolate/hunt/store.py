@@ -13,6 +13,7 @@
   (repeatcheck.py)
 - `verdict.json`, `reproducer.txt` the verdict (verdict.py); `passing.txt` for a brittle one
 - `replaced-<time>/` what an earlier hunt ran, set aside by `extract --force`
+  (`replacing-<time>/` while it is being set aside)
 
 Every file except the journal is written whole: temp file, fsync, rename.
 """
@@ -34,6 +35,7 @@ from isolate.files import HUNTS, list_text, read_list, read_text, reject_non_fin
 from isolate.words import counted
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_REPLACING, _REPLACED = "replacing-", "replaced-"  # a set-aside under way, and done
 _TAIL = 60
 
 
@@ -89,6 +91,7 @@ def create_hunt(
     With `force`, an earlier hunt's runs and steps are moved into `replaced-<time>/`, never
     deleted. The caller holds the hunt's lock (see hunt_dir)."""
     path = hunt_dir(root, victim)
+    force = force or _interrupted_set_aside(path)  # finish it: what is left belongs to the old hunt
     if not force:
         runs = _count_lines(path / "journal.jsonl")
         if not (path / "hunt.json").exists():
@@ -140,20 +143,29 @@ def make_hunt_dir(path: Path) -> None:
 
 
 def _set_aside(path: Path) -> None:
-    """Move what an earlier hunt in `path` ran into `replaced-<time>/`."""
+    """Move what an earlier hunt in `path` ran into `replaced-<time>/`, hunt.json first: until
+    the last file is moved, `path` holds no hunt that `bisect` or `status` could take up. A set-aside
+    cut short (`replacing-<time>/` is left) is finished by the next extract into the same folder."""
     # history.jsonl too: the stored runs it read left out the run that hunt was extracted from,
     # not this one's; verify.jsonl counts passes of that hunt's reproducer
-    old = [*path.glob("step-*.txt"), *path.glob("journal.backtracked-*.jsonl"),
-           *(path / n for n in ("journal.jsonl", "queries.jsonl", "verdict.json", "reproducer.txt", "passing.txt",
-                                FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO, "history.jsonl", "verify.jsonl",
-                                "order.txt", "failure.txt", "durations.json", "hunt.json")
-             if (path / n).exists())]
-    if not old:
+    old = [*(path / n for n in ("hunt.json", "journal.jsonl", "queries.jsonl", "verdict.json", "reproducer.txt",
+                                "passing.txt", FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO, "history.jsonl",
+                                "verify.jsonl", "order.txt", "failure.txt", "durations.json")
+             if (path / n).exists()),
+           *path.glob("step-*.txt"), *path.glob("journal.backtracked-*.jsonl")]
+    started = sorted(path.glob(f"{_REPLACING}*"))
+    if not old and not started:
         return
-    aside = path / f"replaced-{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
-    aside.mkdir()
+    aside = started[0] if started else path / f"{_REPLACING}{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%dT%H%M%S.%fZ')}"
+    aside.mkdir(exist_ok=True)
     for item in old:
         item.rename(aside / item.name)
+    aside.rename(path / f"{_REPLACED}{aside.name.removeprefix(_REPLACING)}")
+
+
+def _interrupted_set_aside(path: Path) -> bool:
+    """Whether an `extract --force` into `path` stopped while it set the old hunt aside."""
+    return any(path.glob(f"{_REPLACING}*"))
 
 
 def _differs(path: Path, order: tuple[str, ...], failure: str, source: dict[str, Any]) -> str:
@@ -256,6 +268,8 @@ def search_problem(search: dict[str, Any], prefix: str) -> str:
             return f"{name} {value!r} is not a whole number >= 1"
         if key in _CHOICES and value not in _CHOICES[key]:
             return f"{name} {value!r} is not one of {', '.join(_CHOICES[key])}"
+        if key == "timeouts_from" and (type(value) is not int or value < 0):
+            return f"{name} {value!r} is not a whole number >= 0"
         if key == "further" and (type(value) not in (int, float) or not 0 <= value <= 1):
             return f"{name} {value!r} is not a number in [0, 1]"
         if key in ("any_failure", "cleaners", "scan", "weak_polluters") and type(value) is not bool:
@@ -284,8 +298,11 @@ def broken_hunts(root: Path) -> list[str]:
             load_settings(settings_file)
         except UserError as exc:
             problems.append(str(exc))
+    for aside in sorted((root / HUNTS).glob(f"*/{_REPLACING}*")):
+        problems.append(f"an 'isolate extract --force' into {aside.parent} stopped while it set the old hunt"
+                        f" aside (in {aside.name}/), so it holds no hunt; run the extract again to finish")
     for journal in sorted((root / HUNTS).glob("*/journal.jsonl")):  # runs, but no settings at all
-        if not (journal.parent / "hunt.json").exists():
+        if not (journal.parent / "hunt.json").exists() and not _interrupted_set_aside(journal.parent):
             problems.append(f"{journal.parent} holds runs but no hunt.json, so it is no hunt any more; restore"
                             " hunt.json from a backup, or start over with 'isolate extract --force' (which"
                             " keeps the runs in replaced-<time>/)")

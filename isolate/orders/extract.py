@@ -37,6 +37,7 @@ class Extraction:
     warnings: tuple[str, ...]
     durations: tuple[float | None, ...] = ()  # seconds per test of `order`, from the stream's timestamps
     tests: frozenset[str] = frozenset()  # every test id of the stream, all workers
+    victim_start: float | None = None  # when the victim started (epoch seconds): which run this is, whatever the file
 
     @property
     def predecessors(self) -> tuple[str, ...]:
@@ -144,7 +145,7 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     if victim.status not in FAILING:
         warnings.append(f"{victim.id} did not fail in {label} ({victim.status}); extracted its order anyway")
     return Extraction(victim.id, worker, order, victim.status, victim.details, tuple(warnings),
-                      tuple(e.seconds for e in kept), frozenset(seen))
+                      tuple(e.seconds for e in kept), frozenset(seen), victim.start)
 
 
 def suite_order(source: Source, label: str) -> tuple[str, ...]:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import isolate, stestr_run
-from isolate.hunt.forkcheck import (ALPHA, CHECK_AFTER, CHECK_AFTER_VARIABLE, FORK_RUNS, MAX_LISTS, Tally, fresh_tallies, judge,
-                                    settled, stratified_p)
+from isolate.hunt.forkcheck import (ALPHA, CHECK_AFTER, CHECK_AFTER_VARIABLE, FORK_RUNS, MAX_LISTS, Tally,
+                                    earlier_fork_runs, fresh_tallies, judge, settled, stratified_p)
 from isolate.hunt.journal import Entry, parse_entry
 from test_loop import DETERMINISTIC, recorded
 
@@ -222,6 +222,45 @@ def test_the_exact_test_on_known_tables() -> None:
     assert stratified_p([]) == 1.0
 
 
+def test_a_check_cut_short_keeps_its_fork_runs_when_the_hunt_resumes(tmp_path: Path) -> None:
+    """QA: a hunt killed during the fork check ran the check from the start on resume: the
+    journal held 51 check runs, fork-check.json counted 39 (a full disk, resumed 4 times: 267 for
+    34). Here the state a kill after the check's first 3 runs leaves: its journal cut there, no
+    decision stored yet."""
+    name, victim, culprits = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    assert isolate(suite, "bisect", victim, "--max-runs", "90").returncode in (0, 5)
+    [hunt] = (suite / ".isolate").glob("*/")
+    lines = (hunt / "journal.jsonl").read_text().splitlines(keepends=True)
+    checks = [i for i, line in enumerate(lines) if json.loads(line).get("phase") == "fork-check"]
+    assert len(checks) > 3
+    (hunt / "journal.jsonl").write_text("".join(lines[:checks[2] + 1]))
+    (hunt / "fork-check.json").unlink()
+    for stale in ("verdict.json", "reproducer.txt"):
+        (hunt / stale).unlink(missing_ok=True)
+    resumed = isolate(suite, "bisect", victim)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "fork check: running the hunt's first" in resumed.stderr and "(3 fork runs of an earlier session kept)" \
+        in resumed.stderr, resumed.stderr
+    assert json.loads((hunt / "verdict.json").read_text())["culprits"] == culprits
+    decision = json.loads((hunt / "fork-check.json").read_text())
+    made = [e for e in journal(suite, victim) if e.phase == "fork-check"]
+    assert sum(entry["fork"][0] for entry in decision["lists"]) == len(made)  # each counted once
+
+
+def test_earlier_fork_runs_count_once_and_at_most_fork_runs_a_list() -> None:
+    entries = [Entry(0, "fail", True, 0.1, phase="fork-check", mode="fork"),
+               Entry(0, "crash", False, 0.1, phase="fork-check", mode="fork"),
+               Entry(1, "pass", False, 0.1, phase="fork-check", mode="fork"),
+               Entry(1, "error", False, 0.1, phase="fork-check", mode="fork"),  # did not run
+               Entry(0, "fail", True, 0.1, mode="fork"),  # the hunt's own, forked after the check
+               *[Entry(2, "pass", False, 0.1, phase="fork-check", mode="fork")] * (FORK_RUNS + 3)]
+    tallies = [Tally(0, (4, 2, 0)), Tally(1, (3, 0, 0)), Tally(2, (2, 0, 0)), Tally(5, (2, 1, 0))]
+    assert earlier_fork_runs(tallies, entries) == [
+        Tally(0, (4, 2, 0), (2, 1, 1)), Tally(1, (3, 0, 0), (1, 0, 0)), Tally(2, (2, 0, 0), (FORK_RUNS, 0, 0)),
+        Tally(5, (2, 1, 0), (0, 0, 0))]
+
+
 def test_judge_and_tallies() -> None:
     entries = [Entry(0, "fail", True, 0.1), Entry(0, "pass", False, 0.1), Entry(1, "crash", False, 0.1),
                Entry(2, "fail", True, 0.1, phase="cleaners:x"), Entry(3, "fail", True, 0.1, mode="fork")]
@@ -333,7 +372,7 @@ def test_a_check_not_made_after_its_runs_says_why(tmp_path: Path) -> None:
     assert verdict["mode"] in isolate(suite, "status").stdout
     passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
     assert isolate(suite, "extract", "--test", passing).returncode == 0
-    proc = isolate(suite, "bisect", passing, "--max-runs", "6", "--json")
+    proc = isolate(suite, "bisect", passing, "--max-runs", "6", "--json", "--any-failure")
     assert proc.returncode == 4, proc.stderr
     mode = json.loads(proc.stdout)["mode"]
     assert mode.endswith("runs that are evidence, one of them a reproduction; none has reproduced the failure)"), mode

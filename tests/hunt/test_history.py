@@ -170,8 +170,10 @@ def test_stored_passes_with_a_test_make_its_failures_flaky_and_start_repeats(tmp
 def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(tmp_path: Path) -> None:
     suite = random_runs(tmp_path, 2)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
-    stream = tmp_path / "ci.subunit"
-    stream.write_bytes((suite / ".stestr" / "0").read_bytes())
+    stream = tmp_path / "ci.subunit"  # a run elsewhere (a copy of a stored run is that run: counted once)
+    elsewhere = copy_suite("deterministic_polluter", tmp_path / "ci")
+    stestr_run(elsewhere)
+    stream.write_bytes((elsewhere / ".stestr" / "0").read_bytes())
     first = isolate(suite, "bisect", VICTIM, "--history", str(stream), "--max-runs", "2")
     assert "does not exist" not in first.stderr and "not a subunit" not in first.stderr, first.stderr
     assert str(stream.resolve()) in (hunt / HISTORY).read_text()  # its run of the victim was read
@@ -320,3 +322,35 @@ def test_a_pipe_as_history_or_stream_is_refused_not_said_to_be_missing(tmp_path:
     assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(fifo)),  # (it hung here)
                       f"--history {fifo} is a pipe or device", "save the stream to a file")
     assert (hunt / "hunt.json").read_bytes() == settings
+
+
+def test_a_run_given_again_under_another_name_counts_once(tmp_path: Path) -> None:
+    """QA: a stream saved from a stored run (`stestr last --subunit`), the same file given twice,
+    and a saved copy of the run the hunt was extracted from were each counted as one more run
+    (fails 13/13 became 14/14). They are told by when the victim started in them."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    stestr_run(suite)
+    saved = {number: tmp_path / f"run{number}.subunit" for number in ("0", "1")}
+    for number, path in saved.items():
+        path.write_bytes(run_stream(suite, number))
+    twice = tmp_path / "again.subunit"
+    twice.write_bytes(saved["1"].read_bytes())
+    assert isolate(suite, "extract", "--run", "0").returncode == 0
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--history", str(saved["0"]), "--history", str(saved["1"]),
+                   "--history", str(twice))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["history_runs"] == 1  # run 1 once; run 0 is the one extracted from
+    assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
+    again = isolate(suite, "bisect", VICTIM, "--max-runs", "1000")  # a new session reads them again: still once
+    assert again.returncode == 0, again.stderr
+    assert "1 earlier run of the victim is evidence (0 new; 3 copies of runs counted already left out)" in again.stderr
+    assert len((hunt / HISTORY).read_text().splitlines()) == 1
+
+
+def run_stream(suite: Path, run: str) -> bytes:
+    proc = subprocess.run([tool("stestr"), "last", "--subunit"] if run == "last" else
+                          [tool("stestr"), "history", "show", run, "--subunit"], cwd=suite, capture_output=True)
+    assert proc.stdout, proc.stderr
+    return proc.stdout

@@ -85,3 +85,29 @@ def test_a_k_fold_run_judged_on_its_first_executions() -> None:
     assert judged_for(another, 1) == Entry(3, "fail", False, 1.0, "AssertionError: polluted by 'N' @ t.py:f")
     crashed = Entry(3, "crash", False, 1.0)  # no execution finished: as it is
     assert judged_for(crashed, 1) == crashed
+
+
+def test_lines_a_full_disk_cut_are_taken_back(tmp_path: Path) -> None:
+    """QA: a full disk left `{"` and `{"at": "20` in the journal, and every later status, log and
+    bisect warned of them. A file size limit (RLIMIT_FSIZE) fails a write part-way as a full disk
+    does: the append raises, and the journal is as it was, its lines whole."""
+    import subprocess
+    import sys
+    import textwrap
+
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text('{"a": 1}\n')
+    script = textwrap.dedent(f"""
+        import resource, signal
+        from pathlib import Path
+        from isolate.hunt.journal import append_lines
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30, 30))
+        try:
+            append_lines(Path({str(journal)!r}), [{{"b": "x" * 40}}, {{"c": 2}}])
+        except OSError as exc:
+            print(exc.strerror)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "File too large", proc
+    assert journal.read_text() == '{"a": 1}\n'

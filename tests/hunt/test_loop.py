@@ -193,7 +193,12 @@ def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
     extracted = isolate(suite, "extract", "--test", passing)
     assert extracted.returncode == 0 and "did not fail" in extracted.stderr, extracted.stderr
-    proc = isolate(suite, "bisect", passing, "--max-runs", "6", "--json")
+    # QA: with no recorded failure, the hunt ran on to 'not reproduced' (after 4,604 planned runs)
+    refused = isolate(suite, "bisect", passing, "--max-runs", "6")
+    assert_user_error(refused, f"{passing} did not fail in run 0 (success), so the hunt has no recorded failure",
+                      "fix: extract it from a run where it failed", "--any-failure")
+    assert not (suite / ".isolate" / hunt_name(passing) / "journal.jsonl").exists()
+    proc = isolate(suite, "bisect", passing, "--max-runs", "6", "--json", "--any-failure")
     assert proc.returncode == 4, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "not-reproduced" and verdict["culprits"] == []
@@ -209,7 +214,7 @@ def test_counts_of_one_read_as_one_in_progress_and_verdict(tmp_path: Path) -> No
     stestr_run(suite)
     passing = "reportgen.tests.core.test_money.FormatAmountTest.test_usd"
     assert isolate(suite, "extract", "--test", passing).returncode == 0
-    proc = isolate(suite, "bisect", passing, "--max-runs", "2", "--jobs", "1")
+    proc = isolate(suite, "bisect", passing, "--max-runs", "2", "--jobs", "1", "--any-failure")
     assert proc.returncode == 4, proc.stderr
     # and when the hunt would stop: 4,603 runs of the full list (0.001 at 0.99), after the opening prefix's
     assert "no failure in 1 run yet (after 4,604 without one, 'not reproduced'" in proc.stderr, proc.stderr
@@ -442,8 +447,14 @@ def test_lock_of_a_reused_pid_is_taken_over(tmp_path: Path) -> None:
             assert "running" not in isolate(suite, "status", victim).stdout.splitlines()[1]
             proc = isolate(suite, "bisect", victim, "--json")
             assert proc.returncode == 0, proc.stderr
-            assert "stale lock" in proc.stderr and json.loads(proc.stdout)["culprits"] == [culprit]
+            assert json.loads(proc.stdout)["culprits"] == [culprit]
+            # QA: it said "pid N, which is no longer running" of a pid that was running
+            assert f"took over a stale lock: pid {other.pid}, a number that now belongs to another process" \
+                in proc.stderr, proc.stderr
             assert not (hunt / "lock").exists() and other.poll() is None
+        (hunt / "lock").write_text(f"1 {socket.gethostname()} {boot}-before\n")  # pid 1, another boot
+        proc = isolate(suite, "bisect", victim, "--json")
+        assert proc.returncode == 0 and "took over a stale lock: pid 1 of an earlier boot" in proc.stderr, proc.stderr
     finally:
         other.kill()
         other.wait()
@@ -588,3 +599,15 @@ def test_backtrack_of_a_hunt_without_runs_is_refused_and_writes_nothing(tmp_path
     before = sorted(p.name for p in hunt.iterdir())
     assert_user_error(isolate(suite, "backtrack", victim, "0"), "has no runs yet", "isolate bisect")
     assert sorted(p.name for p in hunt.iterdir()) == before
+
+
+def test_a_resumed_hunt_says_which_settings_this_session_changes(tmp_path: Path) -> None:
+    """QA: --confidence, --jobs, --time-budget given on a resume were stored and used silently."""
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    first = isolate(suite, "bisect", victim, "--jobs", "2")
+    assert first.returncode == 0 and "changes the hunt's settings" not in first.stderr, first.stderr
+    again = isolate(suite, "bisect", victim, "--jobs", "2", "--confidence", "0.999", "--no-fork-server")
+    assert again.returncode == 0, again.stderr
+    assert ("isolate: this session changes the hunt's settings, for later sessions too: --confidence 0.99 -> 0.999;"
+            " fork server automatic -> off\n") in again.stderr, again.stderr  # not --jobs: the same as stored

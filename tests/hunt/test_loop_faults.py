@@ -252,6 +252,53 @@ def test_extract_force_sets_the_old_hunt_aside(tmp_path: Path) -> None:
     assert not (hunt / "journal.jsonl").exists() and (hunt / "step-000.txt").exists()
 
 
+def test_an_extract_force_cut_short_leaves_no_hunt_to_resume_and_the_next_extract_finishes_it(
+        tmp_path: Path) -> None:
+    """QA: `kill -9` during `extract --force` left hunt.json, the journal and half the step files
+    in place, the other half set aside; `bisect` resumed that mix, skipped 82 runs whose step files
+    had moved, and wrote a verdict counting runs of both hunts. Now hunt.json is set aside first
+    and the folder is `replacing-<time>/` until the last file is in it: here, the state a kill
+    after two files leaves (a kill cannot be timed into a 10 ms window)."""
+    suite = global_suite(tmp_path)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    old = {f.name: f.read_bytes() for f in hunt.iterdir() if f.is_file()}
+    cut = hunt / "replacing-20261128T120000.000000Z"
+    cut.mkdir()
+    for name in ("hunt.json", "journal.jsonl"):
+        (hunt / name).rename(cut / name)
+    assert_user_error(isolate(suite, "bisect", VICTIM, "-q"), "stopped while it set the old hunt aside",
+                      "run the extract again to finish")
+    status = isolate(suite, "status")
+    assert "stopped while it set the old hunt aside" in status.stdout + status.stderr, status
+    assert "holds runs but no hunt.json" not in status.stdout + status.stderr
+    proc = isolate(suite, "extract", "--test", VICTIM)  # no --force: the cut-short one is finished
+    assert proc.returncode == 0, proc.stderr
+    [aside] = hunt.glob("replace*")
+    assert aside.name == "replaced-20261128T120000.000000Z"
+    assert {f.name: f.read_bytes() for f in aside.iterdir()} == old  # every old file, once, unchanged
+    assert not (hunt / "journal.jsonl").exists() and (hunt / "hunt.json").exists()
+    assert sorted(f.name for f in hunt.glob("step-*")) == ["step-000.txt"]
+
+
+def test_a_timeout_given_too_short_once_does_not_stop_the_sessions_that_raise_it(tmp_path: Path) -> None:
+    """QA: after one session with `--timeout 0.01`, every later one stopped at once with "4 runs
+    timed out before any test started (killed after 60s)", whatever --timeout it was given: the
+    journal's timeouts at 0.01 s were counted against 60 s."""
+    suite = global_suite(tmp_path)
+    short = isolate(suite, "bisect", VICTIM, "--timeout", "0.01", "-q")
+    assert_user_error(short, "timed out before any test started (killed after 0.01s)", "raise --timeout")
+    proc = isolate(suite, "bisect", VICTIM, "--timeout", "60", "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "polluter" and verdict["culprits"] == [POLLUTER], verdict
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    settings = json.loads((hunt / "hunt.json").read_text())["search"]
+    timeouts = [json.loads(line)["outcome"] for line in (hunt / "journal.jsonl").read_text().splitlines()]
+    assert settings["timeout"] == 60 and settings["timeouts_from"] >= 3
+    assert set(timeouts[:settings["timeouts_from"]]) == {"timeout"} and "timeout" not in timeouts[settings["timeouts_from"]:]
+
+
 def test_json_on_interrupt(tmp_path: Path) -> None:
     suite = global_suite(tmp_path)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
