@@ -105,7 +105,8 @@ class _Group(click.Group):
             where = exc.ctx.command_path if exc.ctx else "isolate"
             fail(f"{exc.format_message().rstrip('.')}; see '{where} --help'")
         except click.Abort:
-            click.echo("isolate: interrupted", err=True)
+            # (a Ctrl-C before a command's own handler, or a second one during its clean-up, QA)
+            click.echo("isolate: interrupted; a hunt keeps every finished run: the same command resumes it", err=True)
             sys.exit(130)
         except click.ClickException as exc:
             fail(exc.format_message())
@@ -147,7 +148,7 @@ def main() -> None:
 @user_errors
 def runs(repo: Path | None, stream: Path | None, limit: int, as_json: bool) -> None:
     """List stored runs: tests, failures, workers, and each failure's worker."""
-    from isolate.orders.repository import find_repository
+    from isolate.orders.repository import find_repository, other_repository
     from isolate.orders.runs import format_summaries, summaries_json, summarize, summarize_stream
 
     if stream is not None:
@@ -157,6 +158,10 @@ def runs(repo: Path | None, stream: Path | None, limit: int, as_json: bool) -> N
         click.echo(summaries_json([one]) if as_json else format_summaries([one]))
         return
     repository = find_repository(repo)
+    other = other_repository(repository)
+    if other is not None:  # QA: a project moving from testr to stestr saw only one, and no way to the other
+        click.echo(f"isolate: note: runs of {repository.path.name}; this project also has {other.name} (--repo"
+                   f" {other} lists its runs)", err=True)
     ids = repository.run_ids()
     if not ids:
         raise UserError(f"{repository.path} holds no stored runs; run the suite with {repository.kind} first")

@@ -20,7 +20,7 @@ from isolate.orders.extract import (
     file_source,
     stream_source,
 )
-from isolate.orders.repository import find_repository
+from isolate.orders.repository import find_repository, other_repository
 from isolate.running.judge import IMPORT
 from isolate.words import counted
 
@@ -45,6 +45,7 @@ def extract_to_hunt(
 ) -> Extracted:
     """Find the stream (stored run, file, recording directory or stdin), extract, start the hunt."""
     origin: dict[str, object]
+    early: list[str] = []
     if stream is not None:
         if run_spec is not None:
             raise UserError("--run and --stream both name a source; pass only one")
@@ -54,6 +55,8 @@ def extract_to_hunt(
     else:
         repository = find_repository(repo)
         root = repository.root
+        if (other := other_repository(repository)) is not None:
+            early = [f"read {repository.path.name}; this project also has {other.name} (--repo {other} reads that one)"]
         run_id = repository.resolve_run("last" if run_spec is None else run_spec)  # `--run ''` is no `last`
         source, label = file_source(repository.run_path(run_id)), f"run {run_id}"
         origin = {"repository": str(repository.path), "kind": repository.kind, "run": run_id}
@@ -62,7 +65,7 @@ def extract_to_hunt(
     origin["status"] = result.status
     if "kind" not in origin and _pytest_recording(result.worker, result.victim):
         origin["kind"] = "pytest"  # replayed with pytest even where no pytest config file exists
-    warnings = list(result.warnings)
+    warnings = early + list(result.warnings)
     order, durations = result.order, result.durations
     imports = () if result.predecessors or origin.get("kind") == "pytest" else import_candidates(result)
     if imports:  # nothing ran before the victim: the hunt's candidates are the imports discovery did

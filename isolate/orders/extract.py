@@ -214,7 +214,9 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
             raise UserError(f"{test} ran on several workers in {label} ({', '.join(distinct)}); pass --worker TAG")
         return distinct[0], test
     if not failing:
-        raise UserError(f"{label} has no failing test; pass --test ID to name the test to investigate")
+        pick = " pick a run with one with --run ID ('isolate runs' lists each run's failures), or" \
+            if label.startswith("run ") else ""
+        raise UserError(f"{label} has no failing test;{pick} pass --test ID to name the test to investigate")
     if len(failing) > 1:
         names = [f"{test_id} ({tag}{CUT if cut else ''})" for test_id, tag, cut in failing]
         raise UserError(f"{label} has {len(failing)} failing tests: {_listing(names)}; pass --test ID")

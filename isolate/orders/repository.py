@@ -80,6 +80,10 @@ def find_repository(start: Path | None = None) -> Repository:
     origin = (start or Path.cwd()).resolve()
     if start is not None and not origin.is_dir():
         raise UserError(f"--repo {start} is not a directory; pass the project directory")
+    named = dict(_LAYOUTS).get(origin.name)
+    if start is not None and named is not None:  # the repository itself: `--repo .testrepository`
+        _check_format(origin, named)  # (of a project that has both, as one moving from testr to stestr)
+        return Repository(origin, named)
     for directory in (origin, *origin.parents):
         for name, kind in _LAYOUTS:
             candidate = directory / name
@@ -95,6 +99,16 @@ def find_repository(start: Path | None = None) -> Repository:
         " with --stream FILE, and a pytest suite's recording: 'pytest --isolate-record=DIR', then"
         " 'isolate extract --stream DIR')"
     )
+
+
+def other_repository(repository: Repository) -> Path | None:
+    """The project's other repository (`.testrepository` beside `.stestr`), which isolate does not
+    read unless `--repo` names it; None when there is none."""
+    for name, _ in _LAYOUTS:
+        candidate = repository.root / name
+        if candidate != repository.path and candidate.is_dir():
+            return candidate
+    return None
 
 
 def _check_format(path: Path, kind: str) -> None:

@@ -123,6 +123,26 @@ def test_testr_parallel_run(tmp_path: Path) -> None:
     assert out.stdout.split() == pipeline(suite, worker, victim, command="testr")
 
 
+def test_a_project_with_both_repositories_says_so_and_reads_either(tmp_path: Path) -> None:
+    """QA: a project moving from testr to stestr has both; `runs` showed the stestr one without a
+    word, 'extract --run 1' of a testr run said the run did not exist, and '--repo .testrepository'
+    was refused."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    run([tool("testr"), "init"], suite)
+    run([tool("testr"), "run"], suite)
+    run([tool("testr"), "run"], suite)  # testr runs 0 and 1
+    stestr_run(suite)  # stestr run 0
+    listed = isolate(suite, "runs")
+    assert listed.returncode == 0, listed.stderr
+    assert f"this project also has .testrepository (--repo {suite / '.testrepository'} lists its runs)" in listed.stderr
+    testr = isolate(suite, "runs", "--repo", ".testrepository", "--json")
+    assert testr.returncode == 0, testr.stderr
+    assert [r["run"] for r in json.loads(testr.stdout)] == [0, 1]
+    extracted = isolate(suite, "extract", "--repo", ".testrepository", "--run", "1")
+    assert extracted.returncode == 0 and "worker-0 of run 1" in extracted.stderr, extracted.stderr
+    assert "also has .stestr" in extracted.stderr
+
+
 def test_crashed_worker_keeps_the_crashing_test(tmp_path: Path) -> None:
     suite = copy_suite("crashing_worker", tmp_path)
     stestr_run(suite, "--serial")
@@ -517,3 +537,13 @@ def test_a_victim_that_ran_first_is_called_out(tmp_path: Path) -> None:
     second = v2_records([("a", "success", "worker-0"), ("v", "fail", "worker-0")])
     proc = isolate(tmp_path, "extract", "--stream", "-", "--force", input=second)
     assert "ran first" not in proc.stderr, proc.stderr
+
+
+def test_a_run_without_a_failure_points_to_the_runs_that_have_one(tmp_path: Path) -> None:
+    """QA: 'run 1 has no failing test; pass --test ID' did not say where a failure could be found."""
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)  # run 0: the victim fails
+    passing = run([tool("stestr"), "run", "reportgen.tests.core.test_money"], suite)
+    assert passing.returncode == 0, passing.stdout
+    assert_user_error(isolate(suite, "extract"), "run 1 has no failing test; pick a run with one with --run ID",
+                      "'isolate runs' lists each run's failures", "or pass --test ID")
