@@ -32,11 +32,13 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import time
 from collections.abc import Collection
 
 PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
 RUN_ENV = "ISOLATE_RUN"  # a fresh run's mark, in the environment of every process it starts
 SWEEPS = 20  # rounds of the marked sweep at most: each kills what the last one's strays forked
+EXEC_TRIES = 10  # reads, a millisecond apart, of a process whose environment is empty (an exec)
 
 
 def children(pid: int | str = "self") -> list[int]:
@@ -135,20 +137,57 @@ def _born_after(pid: int, since: int, last: int | None) -> bool:
 
 
 def marked(mark: str, since: int) -> list[int]:
-    """The processes started after process ``since`` whose environment carries ``mark``."""
+    """The processes started after process ``since`` whose environment carries ``mark``. A
+    process in the middle of an exec shows an empty environment for a moment (CI: a daemon that
+    execs `sleep` as its run ends escaped): such a one is read again, a millisecond apart, until
+    it shows one (zombies and kernel threads, whose environment stays empty, are not waited for)."""
     needle = f"\0{RUN_ENV}={mark}\0".encode()
     last = _last_pid()
     found: list[int] = []
+    blank: list[int] = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or not _born_after(int(name), since, last):
             continue
-        try:
-            with open(f"/proc/{name}/environ", "rb") as f:
-                if needle in b"\0" + f.read():
-                    found.append(int(name))
-        except OSError:  # gone, or another user's
+        environ = _environ(int(name))
+        if environ is None:
             continue
+        if needle in b"\0" + environ:
+            found.append(int(name))
+        elif not environ and _may_exec(int(name)):
+            blank.append(int(name))
+    for _ in range(EXEC_TRIES):
+        if not blank:
+            break
+        time.sleep(0.001)
+        still = []
+        for pid in blank:
+            environ = _environ(pid)
+            if environ and needle in b"\0" + environ:
+                found.append(pid)
+            elif environ == b"" and _may_exec(pid):
+                still.append(pid)
+        blank = still
     return found
+
+
+def _environ(pid: int) -> bytes | None:
+    """A process's environment block; None when it is gone or another user's."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _may_exec(pid: int) -> bool:
+    """Whether a process with an empty environment may be between two programs (an exec): not a
+    zombie, not a kernel thread (a child of kthreadd, pid 2)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return False
+    return fields[0] not in ("Z", "X") and fields[1] not in ("0", "2")
 
 
 def kill_marked(mark: str, since: int) -> int:
