@@ -22,6 +22,7 @@ from isolate.hunt.journal import read_journal
 from isolate.report.html import MAX_POINTS, _observations_after_each_entry, _sample
 from isolate.search.model import Settings
 from isolate.search.decide import leading
+from isolate.words import probability
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
@@ -396,7 +397,8 @@ def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_p
     drawn = {g.attrs["data-name"] for g in page.one("svg", id="chart").all("g", class_="answer")}
     assert plain in drawn and masked not in drawn, drawn
     note = page.one("p", id="scan-causes").text
-    assert masked in note and f"(confidence {scanned['confidence']:.3f})" in note, note
+    # as the verdict says it (words.probability): "> 0.999" where 3 decimals would round to 1.000
+    assert masked in note and f"(confidence {probability(scanned['confidence'])})" in note, note
     # the headline counts the causes, as the text verdict does (it said "an earlier test")
     assert page.one(id="headline").all("b")[0].text == f"polluted by earlier tests: {len(verdict['causes'])} causes"
     assert len(verdict["causes"]) == 2
