@@ -377,6 +377,10 @@ def mode_text(hunt: Hunt) -> str:
     if on_dask:  # the fork check never runs on a Dask cluster (its workers run fresh processes only)
         return (f"fresh (automatic: {counted(on_dask, 'run')} on Dask workers, which run fresh processes only;"
                 " the fork check runs only in a session without --scheduler)")
+    checking = sum(entry.phase == FORK_CHECK_PHASE for entry in entries[repeats_from(hunt):])
+    if checking:  # begun, not decided: running now, or cut short (a resume goes on from these runs)
+        return (f"fresh (automatic: the fork check has made {counted(checking, 'run')} in the fork server and"
+                " not decided yet)")
     after = check_after(hunt.settings.get("source", {}).get("kind", ""))
     return _not_checked(hunt, entries, after, search.get("max_runs")) or \
         f"fresh (automatic: the fork check comes after {after} runs that are evidence)"

@@ -238,6 +238,9 @@ def test_a_check_cut_short_keeps_its_fork_runs_when_the_hunt_resumes(tmp_path: P
     (hunt / "fork-check.json").unlink()
     for stale in ("verdict.json", "reproducer.txt"):
         (hunt / stale).unlink(missing_ok=True)
+    # QA: status said "the fork check comes after 24 runs" of a check half done
+    assert "mode: fresh (automatic: the fork check has made 3 runs in the fork server and not decided yet)" \
+        in isolate(suite, "status").stdout
     resumed = isolate(suite, "bisect", victim)
     assert resumed.returncode == 0, resumed.stderr
     assert "fork check: running the hunt's first" in resumed.stderr and "(3 fork runs of an earlier session kept)" \
