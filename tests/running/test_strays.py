@@ -28,7 +28,7 @@ def test_a_process_caught_between_two_programs_is_read_again_until_it_shows_its_
     plain = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], env={})  # no mark, ever
     try:
         deadline = time.monotonic() + 10
-        while environ_of(late.pid) != b"" and time.monotonic() < deadline:  # the shell, reading
+        while strays._environ(late.pid) != b"" and time.monotonic() < deadline:  # the shell, reading
             time.sleep(0.005)
         found: list[int] = []
         reader = threading.Thread(target=lambda: found.extend(marked(mark, os.getpid())))
@@ -43,11 +43,3 @@ def test_a_process_caught_between_two_programs_is_read_again_until_it_shows_its_
         for process in (late, plain):
             process.kill()
             process.wait()
-
-
-def environ_of(pid: int) -> bytes | None:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            return f.read()
-    except OSError:
-        return None
