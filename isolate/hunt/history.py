@@ -146,7 +146,9 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
     and left out. Returns (runs added, runs kept in all, copies left out)."""
     pasts = read_history(hunt)
     known = {p.source for p in pasts}
-    seen = {p.at for p in pasts if p.at is not None} | _extracted_start(hunt, repository)
+    seen = {p.at for p in pasts if p.at is not None}
+    if paths:  # only a given file can be a copy of the run extracted from (the repository's is skipped by id)
+        seen |= _extracted_start(hunt, repository)
     copies = 0
     extracted_from = hunt.settings.get("source", {}).get("run")
     found: list[Past] = []

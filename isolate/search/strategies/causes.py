@@ -48,7 +48,7 @@ from isolate.search.model import (
     tally,
     without,
 )
-from isolate.search.posterior import Answer, Tally, lattice, none_evidence, polluter_evidence
+from isolate.search.posterior import Answer, Tally, lattice, none_evidence, partition, polluter_evidence
 from isolate.search.repeats import CHECK_RUNS
 from isolate.search.scopes import IMPORT, class_of, module_of
 from isolate.search.stop import (
@@ -131,12 +131,10 @@ def _on_every_run(r: _Replay, settings: Settings) -> tuple[Answer, ...]:
     sub, obs, index = r.view
     if not any(o.failed for o in obs):
         return r.leaders
-    alike: dict[tuple[bool, ...], list[int]] = {}  # tests no run told apart: each as likely
-    for i in range(len(sub.predecessors)):
-        alike.setdefault(tuple(i in o.included for o in obs), []).append(i)
-    ranked: list[Answer] = []
+    cells = partition(len(sub.predecessors), tally(obs).sets)  # tests no run told apart (memoised:
+    ranked: list[Answer] = []  # bayesian.leading made it), each as likely as the one it names
     for a in bayesian.leading(sub, obs, settings):
-        tied = alike[tuple(a.culprits[0] in o.included for o in obs)] if len(a.culprits) == 1 else [None]
+        tied = cells.members[cells.cell_of[a.culprits[0]]] if len(a.culprits) == 1 else (None,)
         ranked += [replace(a, culprits=a.culprits if i is None else (i,)) for i in tied]
     ranked.sort(key=lambda a: -a.probability)  # (stable: the ties stay in the suite's order)
     return tuple(Answer(tuple(index[i] for i in a.culprits), a.probability, a.p, a.q) for a in ranked[:3])
