@@ -58,6 +58,7 @@ def _output_failed(exc: OSError) -> None:
 
 
 ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+:\d+|inproc://\S+")  # what a Dask scheduler listens on
+PLAN_RUNS = 5  # runs of the victim, stored or the hunt's, that `isolate plan TEST` estimates its rate from
 
 
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -510,8 +511,9 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--tests", "tests", type=click.IntRange(min=1),
               help="Predecessors of the failing test (default: the hunt's, with TEST).")
-@click.option("--rate", type=click.FloatRange(0, 1, min_open=True), required=True,
-              help="How often it fails with the polluter before it, e.g. 0.033 for 1 in 30.")
+@click.option("--rate", type=click.FloatRange(0, 1, min_open=True),
+              help="How often it fails with the polluter before it, e.g. 0.033 for 1 in 30 (default, with TEST:"
+                   " how often it failed in the stored runs and the hunt's runs of its whole list).")
 @click.option("--duration", type=click.FloatRange(min=0),
               help="Seconds per test (default: the recorded mean of the hunt's predecessors with TEST, else 0.2).")
 @click.option("--startup", type=click.FloatRange(min=0),
@@ -519,7 +521,7 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
 @click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.99, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors
-def plan(test: str | None, repo: Path | None, tests: int | None, rate: float, duration: float | None,
+def plan(test: str | None, repo: Path | None, tests: int | None, rate: float | None, duration: float | None,
          startup: float | None, confidence: float, as_json: bool) -> None:
     """Predict runs and time of a hunt before starting it, for isolate's search and the manual recipe.
     With TEST, the numbers of its extracted hunt (options given win)."""
@@ -537,11 +539,28 @@ def plan(test: str | None, repo: Path | None, tests: int | None, rate: float, du
             startup = got.startup
             if not got.measured:
                 _warn(f"start-up {startup:g} s a run is a guess until the hunt has run; give --startup SECONDS")
+        if rate is None:
+            rate = _estimated_rate(got.failures, got.runs)
     elif tests is None:
-        raise UserError("give the hunt's test (isolate plan TEST --rate R) or its size (--tests N --rate R)")
+        raise UserError("give the hunt's test (isolate plan TEST) or its size (--tests N --rate R)")
+    elif rate is None:
+        raise UserError("give how often the test fails with the polluter before it: --rate R (0.033 for 1 in 30)")
     result = planning.plan(tests, rate, duration=0.2 if duration is None else duration,
                            startup=1.0 if startup is None else startup, confidence=confidence)
     click.echo(planning.to_json(result) if as_json else planning.format_text(result))
+
+
+def _estimated_rate(failures: int, runs: int) -> float:
+    """The victim's failure rate for `isolate plan TEST`, from its stored runs and the hunt's runs
+    of its whole list; too few of them is an error asking for --rate."""
+    if runs < PLAN_RUNS:
+        raise UserError(f"the victim ran {counted(runs, 'time')} to estimate its failure rate from (stored runs"
+                        f" and runs of its whole list; {PLAN_RUNS} needed): give --rate R (0.033 for 1 in 30)")
+    rate = failures / runs
+    click.echo(f"isolate: rate {rate:.3g}: the victim failed in {failures} of {runs} runs (stored runs, and the"
+               " hunt's of its whole list); with the polluter always before it the rate may be higher: give --rate R",
+               err=True)
+    return rate
 
 
 def _warn(message: str) -> None:

@@ -74,8 +74,28 @@ def test_plan_of_a_hunt_takes_its_size_durations_and_measured_start_up(tmp_path:
     measured = isolate(suite, "plan", "test_header", "--rate", "1", "--json")
     assert measured.returncode == 0 and "guess" not in measured.stderr, measured.stderr
     assert json.loads(measured.stdout)["startup"] != 0.5  # the journal's runs measured it
-    assert_user_error(isolate(suite, "plan", "--rate", "1"), "isolate plan TEST --rate R", "--tests N")
+    assert_user_error(isolate(suite, "plan", "--rate", "1"), "isolate plan TEST", "--tests N --rate R")
     assert_user_error(isolate(suite, "plan", "nosuch", "--rate", "1"), "no hunt for 'nosuch'")
+
+
+def test_plan_of_a_hunt_estimates_the_rate_from_its_stored_runs(tmp_path: Path) -> None:
+    """`plan TEST` asked for --rate although the repository's runs say how often the victim
+    fails (QA). The run extracted from counts as a failure; runs of the victim alone pass here."""
+    victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    for _ in range(3):
+        assert stestr_run(suite, victim).returncode == 0  # alone: it passes
+    assert_user_error(isolate(suite, "plan", "test_header"), "ran 4 times", "5 needed", "--rate R")
+    assert stestr_run(suite, victim).returncode == 0
+    proc = isolate(suite, "plan", "test_header", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["rate"] == pytest.approx(0.2)
+    assert "failed in 1 of 5 runs" in proc.stderr, proc.stderr
+    given = isolate(suite, "plan", "test_header", "--rate", "0.5", "--json")
+    assert json.loads(given.stdout)["rate"] == 0.5 and "failed in" not in given.stderr  # --rate wins
+    assert not (next((suite / ".isolate").iterdir()) / "history.jsonl").exists()  # plan reads, writes nothing
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
-from isolate.hunt.history import read_history
+from isolate.hunt.history import read_history, stored_rate
 from isolate.hunt.journal import Entry, Position, journal_since, judged_for
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of, repeats_from
 from isolate.running.judge import IMPORT
@@ -298,12 +298,15 @@ def findings(observations: tuple[Observation, ...], repeat: int = 1,
 @dataclass(frozen=True)
 class PlanInputs:
     """What `isolate plan TEST` reads from a hunt: its predecessors, their mean recorded
-    duration, and a run's start-up (measured by the journal, or STARTUP_GUESS before any run)."""
+    duration, a run's start-up (measured by the journal, or STARTUP_GUESS before any run), and
+    how often the victim failed: in stored runs and in the hunt's runs of its whole list."""
 
     tests: int
     duration: float
     startup: float
     measured: bool
+    failures: int = 0
+    runs: int = 0
 
 
 def plan_inputs(hunt: Hunt) -> PlanInputs:
@@ -313,4 +316,9 @@ def plan_inputs(hunt: Hunt) -> PlanInputs:
     if n == 0:
         raise UserError(f"nothing ran before {hunt.victim} in the hunt's order, so there is no polluter to plan a"
                         " search for; run 'isolate bisect' on it (it hunts over module imports then)")
-    return PlanInputs(n, sum(problem.durations) / n, problem.startup, any(not o.stored for o in ev.observations))
+    failures, runs = stored_rate(hunt)
+    for o in ev.own:
+        if len(o.included) == n:  # the whole list: the polluter, if any, ran before the victim
+            failures += o.reproductions if o.executions else o.count * o.failed
+            runs += o.executions or o.count
+    return PlanInputs(n, sum(problem.durations) / n, problem.startup, bool(ev.own), failures, runs)

@@ -25,8 +25,9 @@ from isolate.errors import UserError
 from isolate.hunt.store import Hunt
 from isolate.orders.extract import Source, extract, file_source, path_source, suite_order
 from isolate.orders.repository import Repository
+from isolate.orders.stream import FAILING
 from isolate.running.judge import IMPORT
-from isolate.running.signature import signature_from_traceback
+from isolate.running.signature import signature_from_traceback, signatures_match
 
 HISTORY = "history.jsonl"
 
@@ -139,11 +140,24 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
 
 
 def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int, int]:
-    """Append to `history.jsonl` every run not in it yet in which the victim ran: the
-    repository's stored runs (from `since` on), and the streams or recording directories in
-    `paths`. A run read already under another name (a stream saved from a stored run, one file
-    given twice, the run the hunt was extracted from) is told by when the victim started there,
-    and left out. Returns (runs added, runs kept in all, copies left out)."""
+    """Append to `history.jsonl` every run not in it yet in which the victim ran (see `unread`).
+    Returns (runs added, runs kept in all, copies left out)."""
+    known, kept, copies = unread(hunt, repository, paths, since)
+    if kept:
+        with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
+            for past in kept:
+                fp.write(json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
+                                     "predecessors": list(past.predecessors), "at": past.at}, sort_keys=True) + "\n")
+    return len(kept), known + len(kept), copies
+
+
+def unread(hunt: Hunt, repository: Repository | None, paths: list[str],
+           since: str | None) -> tuple[int, list[Past], int]:
+    """The runs not in `history.jsonl` yet in which the victim ran: the repository's stored runs
+    (from `since` on), and the streams or recording directories in `paths`. A run read already
+    under another name (a stream saved from a stored run, one file given twice, the run the hunt
+    was extracted from) is told by when the victim started there, and left out. Returns (runs
+    kept already, the new ones, copies left out); writes nothing."""
     pasts = read_history(hunt)
     known = {p.source for p in pasts}
     seen = {p.at for p in pasts if p.at is not None}
@@ -174,12 +188,27 @@ def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
         kept.append(past)
         if past.at is not None:
             seen.add(past.at)
-    if kept:
-        with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
-            for past in kept:
-                fp.write(json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
-                                     "predecessors": list(past.predecessors), "at": past.at}, sort_keys=True) + "\n")
-    return len(kept), len(known) + len(kept), copies
+    return len(known), kept, copies
+
+
+def stored_rate(hunt: Hunt) -> tuple[int, int]:
+    """(failures, runs) of the victim in the stored runs: those kept in `history.jsonl`, the
+    repository's not read yet (from the hunt's --history-since on), and the run the hunt was
+    extracted from, which failed. As the search reads them: a failure the recorded way (any, with
+    --any-failure) or a pass; a skip or another failure is neither. Writes nothing: `isolate plan`
+    estimates the failure rate from it before any hunt has run."""
+    search = hunt.settings.get("search", {})
+    since = search.get("history_since")
+    _, new, _ = unread(hunt, repository_of(hunt), [], since if isinstance(since, str) else None)
+    expected = signature_from_traceback(hunt.failure())
+    any_failure = bool(search.get("any_failure")) or expected is None
+    failures, runs = 1, 1
+    for past in read_history(hunt) + new:
+        if past.status in FAILING and (any_failure or signatures_match(expected, past.signature)):
+            failures, runs = failures + 1, runs + 1
+        elif past.status == "success":
+            runs += 1
+    return failures, runs
 
 
 def _extracted_start(hunt: Hunt, repository: Repository | None) -> set[float]:
