@@ -342,6 +342,13 @@ pre { background: #f5f7f9; border: 1px solid var(--rule); border-radius: 4px; pa
 .note { color: var(--muted); font-size: 13px; }
 ul.evidence { margin: 6px 0; padding-left: 20px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
+.wide { overflow-x: auto; }  /* a table wider than a phone scrolls by itself, not the page */
+#step-table { min-width: 600px; }  /* its last column, the reason, stays readable */
+@media (max-width: 600px) {
+  body { padding: 14px 12px 32px; }
+  table { font-size: 13px; }
+  th, td { padding: 4px 5px; }
+}
 @media print {
   body { max-width: none; padding: 0; font-size: 10.5pt; }
   h2 { break-after: avoid; }
@@ -484,12 +491,18 @@ def _chart_section(p: Page) -> str:
     svg.append(f'<line id="target" x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#5b6570"'
                f' stroke-dasharray="5 4" data-p="{p.confidence}"/>')
     svg.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{H - BOTTOM}" stroke="#9aa4ae"/>')
-    for k, line in reversed(list(enumerate(p.lines))):  # the leader drawn last, on top
+    same = same_curves(p.lines)
+    # the leader drawn last, on top; then the curves equal to one drawn already, dashed over it
+    drawn = [k for k in reversed(range(len(p.lines))) if k not in same] + sorted(same)
+    for k in drawn:
+        line = p.lines[k]
         colour = COLOURS[k % len(COLOURS)]
         coords = " ".join(f"{_x(x, total):.1f},{_y(v):.1f}" for x, v in line.points)
-        svg.append(f'<g class="answer" data-answer="{k}" data-name="{e(line.name)}">')
+        twin = f' data-same-as="{same[k]}"' if k in same else ""
+        svg.append(f'<g class="answer" data-answer="{k}" data-name="{e(line.name)}"{twin}>')
+        dash = ' stroke-dasharray="7 7"' if k in same else ""
         svg.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="{2.5 if k == 0 else 1.6}"'
-                   ' stroke-linejoin="round"/>')
+                   f' stroke-linejoin="round"{dash}/>')
         radius = 2.6 if len(line.points) <= 60 else 1.6
         for x, v in line.points:
             svg.append(f'<circle cx="{_x(x, total):.1f}" cy="{_y(v):.1f}" r="{radius}" fill="{colour}"'
@@ -504,8 +517,13 @@ def _chart_section(p: Page) -> str:
     out.append('<ul class="legend">')
     for k, line in enumerate(p.lines):
         last = _probability(line.points[-1][1]) if line.points else "—"
-        out.append(f'<li><span class="swatch" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
-                   f'<span class="p">{e(last)}</span><span class="id">{e_id(line.name)}</span></li>')
+        colour = COLOURS[k % len(COLOURS)]
+        swatch = (f"repeating-linear-gradient(90deg, {colour} 0 5px, transparent 5px 9px)" if k in same
+                  else colour)
+        twin = (f'<span class="note twin">(the same curve as {e_id(p.lines[same[k]].name)}: drawn dashed over it)</span>'
+                if k in same else "")
+        out.append(f'<li><span class="swatch" style="background:{swatch}"></span>'
+                   f'<span class="p">{e(last)}</span><span class="id">{e_id(line.name)}</span>{twin}</li>')
     out.append("</ul>")
     scanned = _scan_causes(p.verdict)
     if scanned:
@@ -516,6 +534,21 @@ def _chart_section(p: Page) -> str:
                    " before the victim are among the steps below.</p>")
     out.append("</section>")
     return "\n".join(out)
+
+
+def same_curves(lines: Sequence[Line], within: float = 0.005) -> dict[int, int]:
+    """The curves drawn over another's whole length (within `within` at every point, as close as the
+    chart's pixels show), each with the first of its kind: QA saw two answers tied all along as
+    one line, the other's colour hidden under it."""
+    same: dict[int, int] = {}
+    for k, line in enumerate(lines):
+        for j in range(k):
+            other = lines[j]
+            if j not in same and line.points and len(line.points) == len(other.points) and all(
+                    x == y and abs(v - w) <= within for (x, v), (y, w) in zip(line.points, other.points)):
+                same[k] = j
+                break
+    return same
 
 
 def _steps_section(p: Page) -> str:
@@ -554,7 +587,7 @@ def _steps_section(p: Page) -> str:
     out.append('<p class="note">Bars: each step\'s list size (log scale) over its runs. Strip: every run,'
                ' <span style="color:#c0392b">red</span> reproduced the failure, grey passed,'
                ' <span style="color:#e08e0b">orange</span> neither (timeout, crash, another failure).</p>')
-    out.append('<table id="step-table"><thead><tr><th>finished</th><th class="num">step</th>'
+    out.append('<div class="wide"><table id="step-table"><thead><tr><th>finished</th><th class="num">step</th>'
                '<th class="num">list</th><th class="num">runs</th><th class="num">reproduced</th><th>why this list</th>'
                "</tr></thead><tbody>")
     for g in p.steps:
@@ -572,7 +605,7 @@ def _steps_section(p: Page) -> str:
                    f'<td class="num">{g.step}</td><td class="num">{e(_size(g.size, short=True))}</td>'
                    f'<td class="num">{g.runs}</td>'
                    f'<td class="num fails">{g.fails}{e(other)}</td><td>{e(g.reason)}</td></tr>')
-    out.append("</tbody></table></section>")
+    out.append("</tbody></table></div></section>")
     return "\n".join(out)
 
 
@@ -590,7 +623,7 @@ def _evidence_section(p: Page) -> str:
     rows: list[tuple[tuple[int, ...], float | None]] = []
     if v is not None and v.get("causes"):
         measure = "pass rate" if v.get("verdict") == "brittle" else "rate"
-        out.append(f'<table id="cause-table"><thead><tr><th>{_what(v)}</th><th>scope</th><th class="num">confidence</th>'
+        out.append(f'<div class="wide"><table id="cause-table"><thead><tr><th>{_what(v)}</th><th>scope</th><th class="num">confidence</th>'
                    f'<th class="num">{measure}</th><th>its evidence</th></tr></thead><tbody>')
         for k, c in enumerate(v["causes"]):
             members = "".join(f'<br><code class="id">{e_id(t)}</code>' for t in c.get("tests", [])
@@ -600,7 +633,7 @@ def _evidence_section(p: Page) -> str:
                        f'{members}</td><td>{_role(c)}{e(c.get("scope", ""))}</td>'
                        f'<td class="num">{e(probability(float(c.get("confidence", 0))))}</td>'
                        f'<td class="num">{e(fraction(float(c.get("rate", 0))))}{_each(c)}</td><td>{lines}</td></tr>')
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     elif v is not None and v.get("verdict") in ("polluter", "fails-alone", "undecided"):
         candidates = [(v.get("culprits", []), v.get("confidence")),
                       *((a.get("culprits", []), a.get("probability")) for a in v.get("alternatives", []))]
@@ -611,7 +644,7 @@ def _evidence_section(p: Page) -> str:
         for line in p.lines:
             rows.append((line.culprits, line.points[-1][1] if line.points else None))
     if rows and not (v is not None and v.get("causes")):
-        out.append('<table id="cause-table"><thead><tr><th>cause</th><th class="num">probability</th>'
+        out.append('<div class="wide"><table id="cause-table"><thead><tr><th>cause</th><th class="num">probability</th>'
                    '<th class="num">fails with it before the victim</th><th class="num">fails without it</th>'
                    "</tr></thead><tbody>")
         for k, (culprits, prob) in enumerate(rows):
@@ -622,7 +655,7 @@ def _evidence_section(p: Page) -> str:
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(name)}</td>'
                        f'<td class="num">{"—" if prob is None else e(probability(prob))}</td>'
                        f'<td class="num">{e(with_label)}</td><td class="num">{e(without)}</td></tr>')
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     if v is not None:
         out.append("<p>The verdict's evidence:</p><ul class=\"evidence\">")
         out.extend(f'<li class="id">{e_id(line)}</li>' for line in v.get("evidence", []))
@@ -647,7 +680,7 @@ def _cleaners_table(cleaners: list[dict[str, Any]]) -> str:
     make it pass."""
     if not cleaners:
         return '<p id="cleaners" class="note">Cleaners: none found (see the evidence above).</p>'
-    out = ['<h3>Hints: cleaners</h3><table id="cleaners"><thead><tr><th>after the polluter</th>'
+    out = ['<h3>Hints: cleaners</h3><div class="wide"><table id="cleaners"><thead><tr><th>after the polluter</th>'
            '<th>this makes it pass</th><th class="num">pass rate</th><th class="num">confidence</th>'
            "<th>its evidence</th></tr></thead><tbody>"]
     for c in cleaners:
@@ -656,7 +689,7 @@ def _cleaners_table(cleaners: list[dict[str, Any]]) -> str:
         out.append(f'<tr class="cleaner"><td class="id">{e_id(str(c.get("polluter", "")))}</td><td>{tests}</td>'
                    f'<td class="num">{e(fraction(float(c.get("rate", 0))))}</td>'
                    f'<td class="num">{e(probability(float(c.get("confidence", 0))))}</td><td>{lines}</td></tr>')
-    out.append("</tbody></table><p>Look at what each of these resets: the polluter leaves that state behind.</p>")
+    out.append("</tbody></table></div><p>Look at what each of these resets: the polluter leaves that state behind.</p>")
     return "\n".join(out)
 
 

@@ -460,3 +460,52 @@ def test_a_line_may_wrap_after_a_dot_of_a_test_id_but_not_inside_a_number() -> N
     assert e_id("a.T.test_x <2> confidence 0.996, v1.2.x") == \
         "a.<wbr>T.<wbr>test_x &lt;2&gt; confidence 0.996, v1.2.<wbr>x"
     assert e_id("tests/test_a.py::test_b[1.5]") == "tests/test_a.<wbr>py::<wbr>test_b[1.5]"
+
+
+def test_a_phone_wide_window_scrolls_the_tables_not_the_page(tmp_path: Path, hunted: tuple[Path, Path]) -> None:
+    """QA: at 420 px the steps table widened the whole page, which scrolled sideways and cut
+    every section. The page has no script (its policy allows none): a copy without the policy
+    gets one that writes the page's widths into the DOM Chromium dumps."""
+    suite, _ = hunted
+    out = tmp_path / "report.html"
+    assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", out.read_text())
+    measure = ('<script>addEventListener("load", () => { const d = document.documentElement, t ='
+               ' document.getElementById("step-table"); document.body.dataset.widths ='
+               ' [d.scrollWidth, d.clientWidth, t.offsetWidth].join(" "); });</script>')
+    measured = tmp_path / "measured.html"
+    measured.write_text(page.replace("</body>", measure + "</body>"))
+    for width in (420, 1000):
+        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
+        page_width, window, table = map(int, body.one("body").attrs["data-widths"].split())
+        assert page_width <= window, (width, page_width, window)  # no sideways scroll of the page
+        assert table >= 600, (width, table)  # the table keeps its columns readable, in a box that scrolls
+
+
+def test_a_curve_equal_to_another_is_drawn_dashed_over_it_and_said_in_the_legend(hunted: tuple[Path, Path]) -> None:
+    """QA: two answers tied all along were drawn as one line, the second's colour hidden under
+    the first's. The page of a real hunt gets a second answer with the leader's very curve."""
+    from dataclasses import replace
+
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.html import Line, gather, page_html, same_curves
+
+    suite, _ = hunted
+    [hunt] = hunts_for(hunts_root(suite), VICTIM)
+    page = gather(hunt)
+    leader = page.lines[0]
+    twin = Line((1,), "a.T.test_twin", tuple((x, min(1.0, v + 0.004)) for x, v in leader.points))
+    near = Line((2,), "a.T.test_near", tuple((x, v * 0.9) for x, v in leader.points))
+    lines = (leader, twin, near, *page.lines[1:])
+    assert same_curves(lines) == {1: 0}  # 0.004 apart everywhere is the same; 10% lower is not
+    root = Tree(page_html(replace(page, lines=lines))).root
+    chart = root.one("svg", id="chart")
+    groups = chart.all("g", class_="answer")
+    order = [int(g.attrs["data-answer"]) for g in groups]
+    assert order.index(1) > order.index(0), order  # drawn after (over) the leader
+    dashed = {int(g.attrs["data-answer"]): "stroke-dasharray" in g.one("polyline").attrs for g in groups}
+    assert dashed == {k: k == 1 for k in range(len(lines))}, dashed
+    assert groups[order.index(1)].attrs["data-same-as"] == "0"
+    notes = [li.all("span", class_="twin") for li in root.one("ul", class_="legend").all("li")]
+    assert [bool(n) for n in notes] == [k == 1 for k in range(len(lines))]
+    assert "the same curve as" in notes[1][0].text and "test_set_default_currency" in notes[1][0].text
