@@ -54,6 +54,7 @@ class Evidence:
     singles: bool = False
     early: int = 0
     crashes: dict[str, int] = field(default_factory=dict)  # runs whose process died while a test ran, by that test
+    checked: bool = False  # whether the fork check had agreed when the journal was read (its runs counted)
 
     @property
     def own(self) -> list[Observation]:
@@ -99,6 +100,9 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
         previous = seed(hunt, Problem(order[:-1], order[-1], tuple(seconds[:-1]), seconds[-1] * repeat_of(hunt),
                                       STARTUP_GUESS))
         previous = replace(previous, singles=hunt.settings.get("search", {}).get("strategy", "isolate") == "isolate")
+    elif previous.entries and not previous.checked and previous.phase is None and not previous.prefix \
+            and fork_checked(hunt):
+        return evidence(hunt)  # the check agreed since: its runs read before (a session cut short) count now
     problem = previous.problem
     entries, warnings, position = journal_since(hunt, previous.position)
     steps = read_steps(hunt, previous.steps)
@@ -162,7 +166,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
                     tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early,
-                    crashes)
+                    crashes, checked or previous.checked)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:

@@ -249,6 +249,10 @@ def test_a_check_cut_short_keeps_its_fork_runs_when_the_hunt_resumes(tmp_path: P
     decision = json.loads((hunt / "fork-check.json").read_text())
     made = [e for e in journal(suite, victim) if e.phase == "fork-check"]
     assert sum(entry["fork"][0] for entry in decision["lists"]) == len(made)  # each counted once
+    # QA: the verdict left out the earlier session's check runs (read as another phase's while the
+    # check was undecided): "runs": 62 of 66, against status and a re-read of the same journal
+    verdict = json.loads((hunt / "verdict.json").read_text())
+    assert verdict["runs"] == len(journal(suite, victim)) == sum(verdict["runs_by_mode"].values()), verdict
 
 
 def test_earlier_fork_runs_count_once_and_at_most_fork_runs_a_list() -> None:
