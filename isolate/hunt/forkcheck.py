@@ -394,9 +394,10 @@ def _not_checked(hunt: Hunt, entries: list[Entry], after: int, most: int | None)
     own = [e for e in since if e.phase is None and e.mode is None and e.outcome != "error"]
     if len(own) < after:
         return None
-    if not any(e.reproduced for e in own):
+    if not any(e.reproduced for e in own):  # the single runs before repeats started are no K-fold runs
+        since_repeats = " since repeats started" if repeats_from(hunt) else ""
         return (f"fresh (automatic: the fork check comes after {after} runs that are evidence, one of them a"
-                " reproduction; none has reproduced the failure)")
+                f" reproduction; none{since_repeats} has reproduced the failure)")
     tallies = fresh_tallies(since, read_steps(hunt), (), repeat_of(hunt))
     forks = FORK_RUNS * len(tallies)
     if most is not None and tallies and len(entries) + forks > most:

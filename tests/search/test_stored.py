@@ -141,6 +141,13 @@ def test_a_failure_of_this_hunts_own_single_runs_is_not_reproduced_again_once_re
     step = decide(pb, history, Settings(executions=10))
     assert isinstance(step, Query) and step.included == tuple(range(10)), step
     assert step.reason.startswith("full list: stored runs failed")
+    # QA: when the single run that failed was of the whole list, the whole list is the shortest;
+    # the reason said "stored runs failed, this order not yet" of a hunt whose own run had failed
+    whole = [single[0], single[1], single[3]]
+    step = decide(pb, whole, Settings(executions=10))
+    assert isinstance(step, Query) and step.included == tuple(range(10)), step
+    assert step.reason.startswith("full list: a single run of it failed in this hunt; does it fail in runs that"
+                                  " repeat the victim too?"), step.reason
 
 
 def test_stored_failures_that_no_longer_happen_end_as_not_reproduced_soon() -> None:

@@ -76,11 +76,14 @@ def decide(
         k = fit_runs(round_batch(want, batch), run_cost(problem, full), budget)
         if t.total_runs >= cap or k < 1:
             return _not_reproduced(problem, t, settings, spent=t.total_runs < cap)
+        others = t.total_runs - whole  # of other lists (a prefix, the victim alone) and stored runs of other orders
+        runs = " and ".join([f"{counted(whole, 'run')} of it"] * bool(whole)
+                            + [f"{counted(others, 'run')} of other lists"] * bool(others))
         reason = ("full list: does the failure reproduce?" if t.total_runs == 0 else
-                  f"full list: no failure in {counted(t.total_runs, 'run')} yet (after {cap:,} without one, "
-                  f"'not reproduced': a failure at {settings.rates.p_min:g} a run or more would have shown)")
+                  f"full list: no failure yet in {runs} (after {cap:,} without one, 'not reproduced': a failure at"
+                  f" {settings.rates.p_min:g} a run or more would have shown)")
         if stale:
-            reason = f"full list: stored runs failed, this order not yet ({counted(t.total_runs, 'run')} of it)"
+            reason = f"full list: stored runs failed, this order not yet ({counted(whole, 'run')} of it)"
         if n == 0:  # no predecessors (a sub-problem of none): the full list is the victim alone
             reason = "the victim alone: does it fail on its own?"
         return Query(full, k, reason)

@@ -334,6 +334,9 @@ def _reproduce_whole(problem: Problem, th: threshold.Threshold, settings: Settin
         return Query(included, k, f"the first {length} of {n} predecessors, the shortest that hold a list of this"
                                   f" hunt's single runs that failed: does it fail in runs that repeat the victim"
                                   f" too? ({counted(done, 'run')} of it)")
+    if any(o.here and o.failed for o in obs):  # one of this hunt's single runs of the whole list failed
+        return Query(included, k, f"full list: a single run of it failed in this hunt; does it fail in runs that"
+                                  f" repeat the victim too? ({counted(done, 'run')} of it)")
     return Query(included, k, f"full list: stored runs failed, this order not yet ({counted(done, 'run')} of it)")
 
 
