@@ -18,6 +18,10 @@ Loaded only by isolate's runner (never through an entry point), as
   exit status, before the session's report (the terminal summary) and without waiting for threads
   the tests left running.
 
+A replay never stops at a failure (``-x`` and ``--maxfail`` in ``addopts`` are undone): the victim
+runs last. The cache plugin is blocked (``--lf``, ``--ff``, ``--sw`` would change what runs);
+its and stepwise's options are registered here as no-ops, so ``addopts = --sw`` still parses.
+
 The recording plugin (``isolate``) is blocked in a replay so that an ``isolate_record`` ini value
 or ``--isolate-record`` in ``addopts`` writes nothing into the project; its option and ini names
 are registered here as no-ops so such configurations still parse, and so are xdist's usual
@@ -48,6 +52,17 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--isolate-error-file", dest=_ERROR, default=None, help="why the list cannot run")
     group.addoption("--isolate-record", dest="isolate_record", default=None, help="ignored in a replay")
     parser.addini("isolate_record", default="", help="ignored in a replay")
+    if pluginmanager.is_blocked("cacheprovider"):  # and with it stepwise: their options in addopts still parse
+        for names in (("--lf", "--last-failed"), ("--ff", "--failed-first"), ("--nf", "--new-first"),
+                      ("--cache-clear",), ("--sw", "--stepwise"), ("--sw-skip", "--stepwise-skip"),
+                      ("--sw-reset", "--stepwise-reset")):
+            group.addoption(*names, action="store_true", dest=f"isolate_ignored_{names[-1][2:]}",
+                            help="ignored in a replay (its order is the list's)")
+        group.addoption("--lfnf", "--last-failed-no-failures", dest="isolate_ignored_lfnf",
+                        choices=("all", "none"), default="all", help="ignored in a replay")
+        group.addoption("--cache-show", action="append", nargs="?", dest="isolate_ignored_cacheshow",
+                        help="ignored in a replay")
+        parser.addini("cache_dir", default=".pytest_cache", help="ignored in a replay")
     if not pluginmanager.is_blocked("xdist"):
         return
     # xdist is off in a replay; its usual options in addopts (-n auto --dist loadfile) still parse
@@ -77,6 +92,9 @@ class Replay:
         # Every listed id was collected (or the list errors out before running): a broken file
         # the list does not need (collected by --discover-all) must not stop the run.
         config.option.continue_on_collection_errors = True
+        # -x or --maxfail in addopts would end the session at a predecessor's failure, before the
+        # victim ran: the run would be no evidence, every time (QA: 100 such runs, 'not-reproduced')
+        config.option.maxfail = 0
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

@@ -150,6 +150,23 @@ def test_xdist_randomly_recording_and_cache_are_off(tmp_path: Path) -> None:
     assert "fix: remove the import: lines" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("addopts", ["-x", "--maxfail=1", "--sw", "--lf --ff --lfnf=none --cache-clear"])
+def test_a_replay_runs_past_a_failing_predecessor_whatever_addopts_say(tmp_path: Path, addopts: str) -> None:
+    """QA: with -x in addopts pytest ended each run at a failing predecessor, before the victim:
+    100 runs that were no evidence, and 'not-reproduced' of a victim that failed every time; and
+    --sw in addopts stopped every run with "unrecognized arguments" (the cache plugin is off)."""
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\naddopts = -q {addopts}\n")
+    (tmp_path / "test_s.py").write_text("STATE = []\ndef test_broken():\n    assert False\n"
+                                        "def test_polluter():\n    STATE.append(1)\n"
+                                        "def test_victim():\n    assert not STATE\n")
+    plain = run([tool("pytest"), "-p", "no:randomly", "test_s.py"], tmp_path)
+    assert b"3 passed" not in plain.stdout and b"2 failed" not in plain.stdout  # real: pytest alone stops or skips
+    ids = ["test_s.py::test_broken", "test_s.py::test_polluter", "test_s.py::test_victim"]
+    with Runner(find_project(tmp_path)) as runner:
+        (outcome,) = runner.run(ids, ids[-1])
+    assert outcome.kind == FAIL and list(outcome.ran) == ids, outcome
+
+
 def _bisect_json(suite: Path, victim: str, *args: str, **extra: str) -> dict[str, object]:
     extract = isolate(suite, "extract", "--stream", "rec", "--test", victim, **extra)
     assert extract.returncode == 0, extract.stderr
