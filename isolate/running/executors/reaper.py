@@ -18,8 +18,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+SWEEPS = 20  # of /proc at most, a millisecond apart, while a marked process or one between two programs is seen
 _SCRIPT = """
-import os, shutil, signal, sys
+import os, shutil, signal, sys, time
 groups = {}
 for line in sys.stdin:
     pid, _, mark = line[1:].strip().partition(" ")
@@ -33,14 +34,18 @@ for pid in groups:
     except OSError:
         pass
 marks = {("ISOLATE_RUN=" + m).encode() + b"\\0" for m in groups.values() if m}
-for _ in range(20 if marks else 0):  # what left the groups, by its run's mark; what it forked meanwhile
-    found = 0
+for _ in range(int(sys.argv[2]) if marks else 0):  # what left the groups, by its run's mark; what it forked
+    found = blank = 0                               # meanwhile; what was between two programs (strays.marked)
     for entry in os.listdir("/proc"):
         if entry.isdigit() and int(entry) != os.getpid():
             try:
                 with open("/proc/" + entry + "/environ", "rb") as f:
                     env = b"\\0" + f.read()
-            except OSError:
+                if env == b"\\0":
+                    with open("/proc/" + entry + "/stat") as f:
+                        state, parent = f.read().rsplit(")", 1)[1].split()[:2]
+                    blank += state not in ("Z", "X") and parent not in ("0", "2")
+            except (OSError, ValueError):
                 continue
             if any(b"\\0" + m in env for m in marks):
                 found += 1
@@ -48,8 +53,9 @@ for _ in range(20 if marks else 0):  # what left the groups, by its run's mark; 
                     os.kill(int(entry), signal.SIGKILL)
                 except OSError:
                     pass
-    if not found:
+    if not found and not blank:
         break
+    time.sleep(0.001)
 shutil.rmtree(sys.argv[1], ignore_errors=True)
 """
 
@@ -62,7 +68,7 @@ class Reaper:
 
     def __init__(self, directory: Path) -> None:
         self._process: subprocess.Popen[str] | None = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _SCRIPT, str(directory)], stdin=subprocess.PIPE,
+            [sys.executable, "-I", "-S", "-c", _SCRIPT, str(directory), str(SWEEPS)], stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
             start_new_session=True,
         )
