@@ -494,16 +494,18 @@ def verify(test: str, confidence: float, jobs: int | None, timeout: float | None
 
 @main.command()
 @click.argument("test")
-@click.argument("step", type=click.IntRange(min=0))
+@click.argument("step", metavar="STEP")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @user_errors
-def backtrack(test: str, step: int, repo: Path | None) -> None:
+def backtrack(test: str, step: str, repo: Path | None) -> None:
     """Restart the hunt for TEST from the evidence up to STEP; later runs are set aside, not deleted."""
     from isolate.hunt.backtrack import backtrack as set_aside
     from isolate.hunt.store import hunts_for, hunts_root
 
+    if not step.isdigit():
+        raise UserError(f"STEP {step!r} is not a step number; give one of 0 or more, as 'isolate log TEST' lists them")
     [hunt] = hunts_for(hunts_root(repo), test)
-    click.echo(set_aside(hunt, step, _warn))
+    click.echo(set_aside(hunt, int(step), _warn))
 
 
 @main.command()
@@ -517,7 +519,8 @@ def backtrack(test: str, step: int, repo: Path | None) -> None:
 @click.option("--duration", type=click.FloatRange(min=0),
               help="Seconds per test (default: the recorded mean of the hunt's predecessors with TEST, else 0.2).")
 @click.option("--startup", type=click.FloatRange(min=0),
-              help="Seconds of start-up per run (default: as the hunt's runs measured it with TEST, else 1).")
+              help="Seconds of start-up per run (default, with TEST: as the hunt's runs measured it, 0.5 before"
+                   " any run; else 1).")
 @click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.99, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @user_errors

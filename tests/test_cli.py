@@ -23,6 +23,8 @@ def test_usage_errors_are_one_line(tmp_path: Path) -> None:
     assert_user_error(isolate(tmp_path, "plan", "--tests", "0", "--rate", "0.1"), "--tests")
     assert_user_error(isolate(tmp_path, "plan", "--tests", "10", "--rate", "1.5"), "--rate")
     assert_user_error(isolate(tmp_path, "runs", "--limit", "-1"), "--limit")  # listed every run, as 0 does
+    # QA: "'abc' is not a valid integer range"
+    assert_user_error(isolate(tmp_path, "backtrack", "x", "abc"), "STEP 'abc' is not a step number", "isolate log")
 
 
 def test_version_and_help(tmp_path: Path) -> None:
