@@ -14,9 +14,11 @@ new attempt, since it is then checking new code.
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import math
 import os
+import re
 import shlex
 import signal
 from collections.abc import Callable
@@ -64,7 +66,7 @@ class Count:
 @dataclass(frozen=True)
 class Verification:
     hunt: Hunt
-    verdict: str  # fixed | still-fails | inconclusive
+    verdict: str  # fixed | still-fails | inconclusive (| unfinished: an attempt cut short, see `latest`)
     rate: float  # the estimated failure rate to rule out
     confidence: float
     needed: int  # passes of each list that rule it out
@@ -126,9 +128,12 @@ def verify(
 
                     def record(outcome: Any, target: Target = target) -> None:
                         nonlocal session
+                        if outcome.kind == "error":  # the list could not run: no run, said below
+                            return
                         item = {"attempt": attempt, "list": target.name, "outcome": outcome.kind,
                                 "reproduced": bool(outcome.reproduced), "seconds": round(outcome.seconds, 4),
-                                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+                                "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                                "confidence": confidence}
                         if outcome.signature:
                             item["signature"] = outcome.signature
                         try:
@@ -144,7 +149,7 @@ def verify(
                                           until_failure=True, on_outcome=record)
                     errors = [o for o in outcomes if o.kind == "error"]
                     if errors:
-                        raise UserError(f"{target.path} could not run: {errors[0].message}")
+                        raise UserError(f"{target.path} could not run: {_why(hunt, errors[0].message)}")
     except (KeyboardInterrupt, RunnerInterrupted):  # finished runs are in the journal
         # counted from the journal: Ctrl-C in a record()'s fsync leaves its line written, uncounted
         raise Interrupted(max(session, len(_read(hunt, lambda _: None)) - kept)) from None
@@ -189,8 +194,11 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
         targets.append(Target("original", original, read_list(original)))
     for target in targets:
         if not target.ids or target.ids[-1] != hunt.victim:
-            raise UserError(f"{target.path} does not end with {hunt.victim}; re-create the hunt with"
-                            " 'isolate extract --force'")
+            fix = (f"delete it and run 'isolate bisect {shlex.quote(hunt.victim)}', which writes it again from the"
+                   " journal (no new runs)" if target.name == "reproducer" else
+                   f"copy the hunt's order back over it: cp {shlex.quote(str(hunt.path / 'order.txt'))}"
+                   f" {shlex.quote(str(target.path))}")
+            raise UserError(f"{target.path} does not end with {hunt.victim}; fix: {fix}, then verify")
     return min(1.0, rate), tuple(targets)
 
 
@@ -207,8 +215,10 @@ def _read(hunt: Hunt, warn: Callable[[str], None]) -> list[dict[str, Any]]:
                 or type(reproduced) is not bool or isinstance(seconds, bool)
                 or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0):
             return "a field is missing or of the wrong type"
+        confidence, at = item.get("confidence"), item.get("at")
         items.append({"attempt": attempt, "list": name, "outcome": outcome, "reproduced": reproduced,
-                      "seconds": float(seconds)})
+                      "seconds": float(seconds), "at": at if isinstance(at, str) else "",
+                      "confidence": confidence if type(confidence) is float and 0 < confidence < 1 else None})
         return ""
 
     warnings, _ = lines_since(hunt.path / JOURNAL, Position(), parse)
@@ -224,6 +234,8 @@ def _tally(items: list[dict[str, Any]], targets: tuple[Target, ...], attempt: in
         other: dict[str, int] = {}
         for item in items:
             if item["attempt"] != attempt or item["list"] != target.name:
+                continue
+            if item["outcome"] == "error":  # a list that could not run (journaled before 2026-11-29): no run
                 continue
             runs += 1
             if item["reproduced"]:
@@ -247,6 +259,41 @@ def _attempts(hunt: Hunt, targets: tuple[Target, ...], warn: Callable[[str], Non
 
 def _counts(hunt: Hunt, targets: tuple[Target, ...], attempt: int) -> tuple[Count, ...]:
     return _tally(_read(hunt, lambda line: None), targets, attempt)
+
+
+def _why(hunt: Hunt, message: str) -> str:
+    """A list that could not run, in verify's terms: a test of the hunt's lists gone since the
+    hunt (renamed or deleted, by the fix perhaps) is no id to "correct or remove from the list"."""
+    found = re.match(r"unknown test id ('[^']*'|\"[^\"]*\")", message)
+    if found is None:
+        return message
+    test_id = ast.literal_eval(found.group(1))
+    if test_id == hunt.victim:
+        return (f"the victim {test_id} is not in the project now (renamed or deleted since the hunt?); fix: hunt it"
+                " under its new name (run the suite, then 'isolate extract'), or restore its name to verify")
+    return (f"{test_id}, of the hunt's lists, is not in the project now (renamed or deleted since the hunt, by the"
+            " fix perhaps?); fix: restore its name to verify, or run the suite to check the fix without it")
+
+
+def latest(hunt: Hunt) -> tuple[Verification, str] | None:
+    """The latest attempt of `isolate verify`, as the journal has it, and when its last run ended
+    (None: never verified, or the hunt's verdict no longer gives lists to verify). Its verdict is
+    "unfinished" while it has neither failed nor shown enough passes (Ctrl-C, or going on now).
+    Attempts journaled before their confidence was are read at 0.99, verify's default."""
+    items = _read(hunt, lambda line: None)
+    if not items:
+        return None
+    try:
+        rate, targets = _plan(hunt)
+    except UserError:
+        return None
+    attempt = max(item["attempt"] for item in items)
+    mine = [item for item in items if item["attempt"] == attempt]
+    confidence = next((i["confidence"] for i in reversed(mine) if i["confidence"] is not None), 0.99)
+    needed = runs_for(confidence, rate)
+    counts = _tally(items, targets, attempt)
+    kind = _conclusion(counts, needed) if _concluded(counts, needed) else "unfinished"
+    return Verification(hunt, kind, rate, confidence, needed, counts, attempt, 0), mine[-1]["at"]
 
 
 def _conclusion(counts: tuple[Count, ...], needed: int) -> str:

@@ -30,7 +30,7 @@ from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
-from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs
+from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs, verified_text
 from isolate.report.verdict import headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
@@ -318,7 +318,8 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
 code, pre, .id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .id { overflow-wrap: anywhere; }
-#cause-table td.id { width: 55%; }
+#cause-table td.id { width: 38%; } #cause-table td:last-child { width: 40%; }
+#cause-table td, #cleaners td { overflow-wrap: anywhere; }  /* a long test id in the evidence wraps, not widens */
 .victim { color: var(--muted); margin: 0 0 12px; }
 .headline { font-size: 18px; margin: 8px 0; }
 .headline b { font-weight: 650; }
@@ -724,5 +725,8 @@ def _reproducer_section(p: Page) -> str:
         commands.append(f"isolate verify {shlex.quote(p.problem.victim)}    # after a fix: is it gone?")
     out.append(f"<p>From the project directory <code>{e(root)}</code>:</p>")
     out.append(f'<pre id="commands">{e(chr(10).join(commands))}</pre>')
+    verified = verified_text(p.hunt)
+    if verified:
+        out.append(f'<p id="verified"><b>Verified after a fix</b> (<code>isolate verify</code>): {e(verified)}</p>')
     out.append("</section>")
     return "\n".join(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,18 @@ def as_text(v: Verification) -> str:
                  f" rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
     lines.append(f"  attempt {v.attempt}, {counted(v.session_runs, 'run')} this time; journal {_rel(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)
+
+
+def summary(v: Verification, at: str) -> str:
+    """One line for `status`, `log` and the report: the latest attempt's conclusion, or how far
+    it got, and when its last run ended."""
+    if v.verdict == "unfinished":
+        got = ", ".join(f"{NAMES[c.target.name]} {c.passes}/{v.needed} passes" for c in v.counts)
+        head = f"unfinished: {got} (the same command goes on: isolate verify {shlex.quote(v.hunt.victim)})"
+    else:
+        head = as_text(v).splitlines()[0]
+    when = f", last run {at[:16].replace('T', ' ')} UTC" if at else ""
+    return f"{head} (attempt {v.attempt}{when})"
 
 
 def _rel(path: Path) -> str:

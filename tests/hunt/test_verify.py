@@ -56,6 +56,10 @@ def test_still_fails_then_fixed(tmp_path: Path) -> None:
     assert f"the reproducer: {fails}/{k} failed the recorded way" in before.stdout
     assert "the original list (step-000): not run" in before.stdout
     assert not (hunt / "lock").exists()
+    # QA: what verify found appeared nowhere else; status, log and the report now say it
+    said = f"still fails: {fails}/{k} (attempt 1, last run "
+    assert f"  verified: {said}" in isolate(suite, "status").stdout
+    assert f"\nverified: {said}" in isolate(suite, "log", VICTIM).stdout
 
     fix(suite)
     n = needed(hunt, 0.99)
@@ -69,6 +73,10 @@ def test_still_fails_then_fixed(tmp_path: Path) -> None:
     assert abs(data["rate_below"] - (1 - 0.01 ** (1 / n))) < 1e-6 and data["rate_below"] <= data["rate"]
     journal = [json.loads(line) for line in (hunt / "verify.jsonl").read_text().splitlines()]
     assert len(journal) == k + 2 * n and all(j["outcome"] == "pass" for j in journal[k:])
+    fixed = f"fixed: 0/{n}, rate < {data['rate_below']:.3g} at 0.99 (attempt 2, last run "
+    assert f"  verified: {fixed}" in isolate(suite, "status").stdout
+    page = isolate(suite, "report", VICTIM, "--html", "-").stdout
+    assert '<p id="verified"><b>Verified after a fix</b>' in page and fixed.replace("<", "&lt;") in page
 
     text = isolate(suite, "verify", VICTIM, "--confidence", "0.999")
     assert text.returncode == 0, text.stderr
@@ -105,6 +113,9 @@ def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> Non
     kept = journal.read_bytes()
     done = len(kept.splitlines())
     assert 2 <= done < 2 * n
+    status = isolate(suite, "status").stdout  # an attempt cut short: how far it got, and how to go on
+    assert f"  verified: unfinished: the reproducer {min(done, n)}/{n} passes, the original list (step-000)" \
+           f" {max(0, done - n)}/{n} passes (the same command goes on: isolate verify {VICTIM})" in status, status
     # --json, interrupted: JSON as bisect prints it; its command carries the --confidence given
     stopped = json.loads(out)
     assert stopped["verdict"] == "interrupted" and stopped["runs_this_session"] == done
@@ -185,3 +196,45 @@ def test_a_lost_reproducer_is_named_and_bisect_writes_it_again(tmp_path: Path) -
     assert (hunt / "reproducer.txt").read_text() == f"{CULPRIT}\n{VICTIM}\n"
     assert (hunt / "journal.jsonl").read_bytes() == runs  # written from the journal, nothing re-run
     assert isolate(suite, "verify", VICTIM).returncode == 1  # not fixed: still fails
+
+
+def test_an_edited_reproducer_is_named_with_a_fix_that_keeps_the_hunt(tmp_path: Path) -> None:
+    """QA: a reproducer.txt cut to its first line was to be mended with 'isolate extract --force',
+    which sets the whole hunt aside and starts over; deleting it and bisecting writes it again."""
+    suite, hunt = hunted(tmp_path)
+    (hunt / "reproducer.txt").write_text(f"{CULPRIT}\n")
+    proc = isolate(suite, "verify", VICTIM)
+    assert_user_error(proc, "reproducer.txt does not end with", "delete it and run", f"isolate bisect {VICTIM}")
+    assert "extract --force" not in proc.stderr
+    (hunt / "reproducer.txt").unlink()
+    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert (hunt / "reproducer.txt").read_text() == f"{CULPRIT}\n{VICTIM}\n"
+    (hunt / "step-000.txt").write_text(f"{CULPRIT}\n")  # the original list, cut
+    assert_user_error(isolate(suite, "verify", VICTIM), "step-000.txt does not end with", "cp ", "order.txt")
+
+
+def test_a_test_gone_since_the_hunt_is_named_and_uses_up_no_runs(tmp_path: Path) -> None:
+    """QA: a polluter renamed after the hunt: verify journaled each list that could not start as a
+    run, so after a few tries the attempt was over ("0/19 passes so far") without one real run;
+    and it told to 'remove it from the list' even when the id was the victim's."""
+    suite, hunt = hunted(tmp_path)
+    test = suite / "reportgen" / "tests" / "core" / "test_config.py"
+    text = test.read_text()
+    test.write_text(text.replace("def test_set_default_currency(", "def test_set_default_currency_v2("))
+    for _ in range(4):
+        proc = isolate(suite, "verify", VICTIM)  # its progress line ("0/2 passes so far"), then the error
+        last = proc.stderr.splitlines()[-1]
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert last.startswith(f"isolate: error: {hunt / 'reproducer.txt'} could not run: {CULPRIT}, of the hunt's"
+                               " lists, is not in the project now") and "restore its name" in last, last
+    assert not (hunt / "verify.jsonl").exists() or not (hunt / "verify.jsonl").read_text().strip()
+    test.write_text(text)
+    proc = isolate(suite, "verify", VICTIM)
+    assert proc.returncode == 1 and "still fails" in proc.stdout, proc.stdout + proc.stderr  # a whole attempt left
+    fix(suite)
+    victim_file = suite / "reportgen" / "tests" / "core" / "test_report.py"
+    victim_file.write_text(victim_file.read_text().replace("def test_header_uses_default_currency(",
+                                                           "def test_header_uses_the_default_currency("))
+    proc = isolate(suite, "verify", VICTIM)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"could not run: the victim {VICTIM} is not in the project now" in proc.stderr.splitlines()[-1]

@@ -1,4 +1,4 @@
-"""`isolate status`'s estimate of the time left."""
+"""`isolate status`: its estimate of the time left, and the leader it shows."""
 
 from __future__ import annotations
 
@@ -29,3 +29,29 @@ def test_the_time_budget_is_shown_with_what_is_left_of_it(tmp_path: Path) -> Non
     assert left.endswith(" of test time (--time-budget 20s: 8.8 s of it left)"), left
     spent = _time_left(hunt, entries, (Answer((3,), 0.6, 1.0, 0.0),), 0.99, 50, 25.0)
     assert spent.endswith("(--time-budget 20s: 0 s of it left)"), spent
+
+
+def test_a_finished_hunt_shows_the_verdicts_own_leader_and_confidence(tmp_path: Path) -> None:
+    """QA: an undecided verdict of confidence 0.477 was shown by `status` as 'fails on its own
+    (0.386)': status recomputed the posterior by another search than the one that decided."""
+    import json
+
+    from conftest import copy_suite, isolate, stestr_run
+    from isolate.words import probability
+
+    victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    proc = isolate(suite, "bisect", victim, "--max-runs", "3", "--jobs", "1", "--json")
+    verdict = json.loads(proc.stdout)
+    assert proc.returncode == 5 and verdict["verdict"] == "undecided", proc.stderr
+    what = " + ".join(verdict["culprits"]) or "fails on its own"
+    [leading] = [line for line in isolate(suite, "status").stdout.splitlines() if line.startswith("  leading: ")]
+    assert leading == f"  leading: {what} ({probability(verdict['confidence'])}) (not proven)", (leading, verdict)
+    assert isolate(suite, "bisect", victim, "--max-runs", "100", "--jobs", "1").returncode == 0
+    verdict = json.loads((next((suite / ".isolate").glob("*/")) / "verdict.json").read_text())
+    [leading] = [line for line in isolate(suite, "status").stdout.splitlines() if line.startswith("  leading: ")]
+    [cause] = verdict["causes"]  # a verdict with causes: each named with its own confidence
+    assert verdict["verdict"] == "polluter" and leading == \
+        f"  leading: polluter {cause['name']} ({probability(cause['confidence'])})", (leading, verdict)
