@@ -65,6 +65,8 @@ def extract_to_hunt(
     origin["status"] = result.status
     if "kind" not in origin and _pytest_recording(result.worker, result.victim):
         origin["kind"] = "pytest"  # replayed with pytest even where no pytest config file exists
+    if origin.get("kind") == "pytest":
+        _check_pytest_root(root, result.victim, stream)
     warnings = early + list(result.warnings)
     order, durations = result.order, result.durations
     imports = () if result.predecessors or origin.get("kind") == "pytest" else import_candidates(result)
@@ -115,6 +117,42 @@ def _ran_first(victim: str, imports: int, pytest: bool) -> str:
         return said + ("'isolate bisect' cannot replay module imports under pytest, and will tell whether it"
                        " fails alone")
     return said + "'isolate bisect' will tell whether it fails alone"
+
+
+SKIPPED_DIRS = {"node_modules", "__pycache__", "site-packages", "build", "dist"}  # never a pytest rootdir
+
+
+def _check_pytest_root(root: Path, victim: str, stream: Path | None) -> None:
+    """A pytest node id's path is relative to pytest's rootdir: refuse a hunt at `root` that would
+    not find the victim's file, naming the folder below that holds it (QA: a recording made in a
+    monorepo's backend/, extracted from the repository's top, failed at the first run with "tests
+    this project does not have" and a fix to record it again)."""
+    path = victim.split("::", 1)[0]
+    if not path or (root / path).exists():
+        return
+    level, found = [root], []
+    for _ in range(3):  # folders up to 3 deep, hidden ones and the usual heavy ones left out
+        level = [d for parent in level for d in _folders(parent)]
+        found = [d for d in level if (d / path).exists()]
+        if found:
+            break
+    given = "-" if str(stream) == "-" else shlex.quote(str(stream.resolve())) if stream is not None else ""
+    again = f"isolate extract --stream {given}" if stream is not None else "isolate extract"
+    if found:
+        where = found[0]
+        fix = f"run isolate from {where} (cd {shlex.quote(str(where))} && {again})"
+    else:
+        fix = "run isolate from the folder pytest ran in (its rootdir: where its pytest.ini or pyproject.toml is)"
+    raise UserError(f"the victim's file {path} is not under {root}: pytest's node ids are relative to the folder it"
+                    f" ran in; fix: {fix}")
+
+
+def _folders(parent: Path) -> list[Path]:
+    try:
+        return sorted(d for d in parent.iterdir()
+                      if d.is_dir() and not d.is_symlink() and not d.name.startswith(".") and d.name not in SKIPPED_DIRS)
+    except OSError:
+        return []
 
 
 def _pytest_recording(worker: str, victim: str) -> bool:

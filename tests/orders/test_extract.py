@@ -547,3 +547,24 @@ def test_a_run_without_a_failure_points_to_the_runs_that_have_one(tmp_path: Path
     assert passing.returncode == 0, passing.stdout
     assert_user_error(isolate(suite, "extract"), "run 1 has no failing test; pick a run with one with --run ID",
                       "'isolate runs' lists each run's failures", "or pass --test ID")
+
+
+def test_a_pytest_recording_extracted_above_the_folder_pytest_ran_in_names_that_folder(tmp_path: Path) -> None:
+    """QA: a monorepo's backend/ ran pytest (its rootdir, where node ids begin) and the recording
+    was extracted from the repository's top: extract succeeded, and the first run failed with
+    "the hunt's order holds tests this project does not have" and a fix to record it again."""
+    backend = tmp_path / "mono" / "backend"
+    (backend / "tests").mkdir(parents=True)
+    (backend / "pytest.ini").write_text("[pytest]\ntestpaths = tests\naddopts = -q\n")
+    (backend / "tests" / "test_a.py").write_text("import os\ndef test_1():\n    os.environ['MODE'] = 'x'\n")
+    (backend / "tests" / "test_b.py").write_text("import os\ndef test_mode():\n    assert 'MODE' not in os.environ\n")
+    proc = run([tool("pytest"), "-p", "no:randomly", "-p", "no:cacheprovider", "backend", "--isolate-record=rec"],
+               tmp_path / "mono")
+    assert proc.returncode == 1, proc.stdout  # the victim failed, recorded with ids relative to backend/
+    refused = isolate(tmp_path / "mono", "extract", "--stream", "rec")
+    assert_user_error(refused, "the victim's file tests/test_b.py is not under", f"run isolate from {backend}",
+                      f"cd {backend} && isolate extract --stream {tmp_path / 'mono' / 'rec'}")
+    assert not (tmp_path / "mono" / ".isolate").exists() or not any((tmp_path / "mono" / ".isolate").iterdir())
+    assert isolate(backend, "extract", "--stream", str(tmp_path / "mono" / "rec")).returncode == 0  # as told
+    hunt = isolate(backend, "bisect", "tests/test_b.py::test_mode", "--jobs", "1", "--json")
+    assert hunt.returncode == 0 and json.loads(hunt.stdout)["culprits"] == ["tests/test_a.py::test_1"], hunt.stderr
