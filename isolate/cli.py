@@ -373,7 +373,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
         kind = project_kind(result.hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind,
                            result.data["seconds"], result.data["history_runs"], result.data.get("cleaners"),
-                           result.data.get("ignored_outcomes")))
+                           result.data.get("ignored_outcomes"), _executions(result.data.get("repeats"))))
     sys.exit(EXIT[result.verdict.kind])
 
 
@@ -564,6 +564,13 @@ def _estimated_rate(failures: int, runs: int) -> float:
                " hunt's of its whole list); with the polluter always before it the rate may be higher: give --rate R",
                err=True)
     return rate
+
+
+def _executions(repeats: Any) -> int:
+    """Executions of the victim a run of the verdict's runs is judged on (verdict.json's `repeats`)."""
+    if isinstance(repeats, dict) and repeats.get("state") == "on" and isinstance(repeats.get("used"), int):
+        return max(1, repeats["used"])
+    return 1
 
 
 def _warn(message: str) -> None:

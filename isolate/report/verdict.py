@@ -10,6 +10,7 @@ from typing import Any
 
 from isolate.files import read_list
 from isolate.search.model import Problem, Verdict
+from isolate.search.repeats import per_execution
 from isolate.search.posterior import Answer
 from isolate.search.scopes import IMPORT
 from isolate.words import counted, fraction, probability, seconds as duration
@@ -51,7 +52,7 @@ def stestr_keeps_order(ids: Sequence[str]) -> bool:
 
 def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
             wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None,
-            ignored: dict[str, Any] | None = None) -> str:
+            ignored: dict[str, Any] | None = None, executions: int = 1) -> str:
     """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
     earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners);
@@ -92,7 +93,12 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
                      " alone before the victim")
     if verdict.kind == "brittle":
         lines.append(f"  estimated failure rate: {fraction(verdict.p)} with the setter(s) first, {fraction(verdict.q)} without")
-    if verdict.kind == "fails-alone" and verdict.runs:
+    if verdict.kind == "fails-alone" and verdict.runs and executions > 1:
+        # QA: "0.364" read as one run's chance, where one replay run of the reproducer failed 2 in 40
+        lines.append(f"  estimated failure rate: {fraction(verdict.q)} a run of repeats ({executions} executions of the"
+                     f" victim), {fraction(per_execution(verdict.q, executions), 2)} an execution (a run of the suite),"
+                     " whatever ran before it")
+    elif verdict.kind == "fails-alone" and verdict.runs:
         lines.append(f"  estimated failure rate: {fraction(verdict.q)}, whatever ran before it")
     elif verdict.kind in ("polluter", "undecided") and verdict.runs and verdict.culprits:
         rates = sorted({fraction(c.rate): c.rate for c in verdict.causes if c.role == "polluter"}.items(),

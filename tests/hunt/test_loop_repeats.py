@@ -159,6 +159,10 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
     failed, n = sum("r" in e for e in k_fold_alone), len(k_fold_alone)
     tail = sum(math.comb(n, j) * Q_MAX ** j * (1 - Q_MAX) ** (n - j) for j in range(failed, n + 1))
     assert tail > 0.001, (failed, n, k_fold_alone)
+    # QA: the verdict's rate is a K-fold run's; the text says so, and gives one execution's beside it
+    text = isolate(suite, "bisect", FA_VICTIM).stdout  # the finished hunt's verdict again, as text
+    assert f"a run of repeats ({check['used']} executions of the victim), " in text and " an execution (a run of" \
+        " the suite), whatever ran before it" in text, text
 
 
 def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path) -> None:

@@ -32,6 +32,10 @@ def test_a_victim_that_fails_on_its_own_has_one_rate_and_no_culprit_to_speak_of(
     text = as_text(problem, alone, tmp_path, None, "stestr")
     assert "estimated failure rate: 0.3, whatever ran before it" in text
     assert "culprit" not in text
+    # QA: with repeats on, the rate is a run's of K executions, read as one run of the suite's
+    repeated = as_text(problem, alone, tmp_path, None, "stestr", executions=5)
+    assert "estimated failure rate: 0.3 a run of repeats (5 executions of the victim), 0.069 an execution (a run of" \
+           " the suite), whatever ran before it" in repeated, repeated
     polluted = Verdict("polluter", (0,), 0.99, 0.9, 0.01, ("x",), 20, 2.0)
     assert "estimated failure rate: 0.9 with the culprit(s), 0.01 without" in as_text(
         problem, polluted, tmp_path, None, "stestr")
