@@ -207,6 +207,20 @@ def test_simulated_multi_scenarios_are_right_on_a_few_seeds() -> None:
             assert t.correct and t.confidence >= 0.99, (name, seed, t)
 
 
+def test_beside_other_causes_a_causes_counts_say_they_leave_the_others_out() -> None:
+    """QA: "fails 3/3 with B before it, 0/11 without" of a cause whose 4 runs all failed (one beside
+    cause A): the counts are of runs without the other causes, and "without" was of no cause."""
+    s = scenario("multi k=2 p=1", 50, random.Random(3))
+    v, _, _ = hunt(s, Settings(), random.Random(3))
+    assert v.kind == "polluter" and len(v.causes) == 2, v
+    for cause in v.causes:
+        assert re.fullmatch(r"fails \d+/\d+ with .+ before it and no other cause, \d+/\d+ with no cause",
+                            cause.evidence[0]), cause.evidence
+    one = suite(25, [({3}, 1.0)])
+    (single,) = hunt(one, Settings(), random.Random(1))[0].causes
+    assert re.fullmatch(r"fails \d+/\d+ with .+ before it, \d+/\d+ without", single.evidence[0]), single.evidence
+
+
 def test_once_a_cause_is_found_the_lists_leave_it_out() -> None:
     s = suite(25, [({3}, 1.0), ({17}, 1.0)])  # durations grow with the index: 3 is found first
     history: list[Observation] = []

@@ -872,13 +872,16 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     af, ar = counts(t, lambda s: clean(s) and _active(cause, s))
     bf, br = counts(t, lambda s: clean(s) and not _active(cause, s))
     alone_f, alone_r = counts(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
+    # beside other causes the counts are of runs without them (QA read "0/11 without" of a cause whose
+    # 4 runs all failed, one of them beside another cause, as its runs without it)
+    only, without = (" and no other cause", f"{bf}/{br} with no cause") if others else ("", f"{bf}/{br} without")
     if all(problem.predecessors[i].startswith(IMPORT) for i in cause.tests):
-        head = f"importing {cause.name} before it: fails {af}/{ar}, {bf}/{br} without"
+        head = f"importing {cause.name} before it{only}: fails {af}/{ar}, {without}"
     elif cause.scope in ("class", "module"):
         head = (f"any test of {cause.name} before it ({len(cause.tests)} tests; set{'UpClass' if cause.scope == 'class' else 'UpModule'}"
-                f" or shared state of the {cause.scope}): fails {af}/{ar} with one of them, {bf}/{br} without")
+                f" or shared state of the {cause.scope}): fails {af}/{ar} with one of them{only}, {without}")
     else:
-        head = f"fails {af}/{ar} with {label(problem, cause.tests)} before it, {bf}/{br} without"
+        head = f"fails {af}/{ar} with {label(problem, cause.tests)} before it{only}, {without}"
     lines = [head]
     if alone_r:
         lines.append(f"its tests alone before the victim: fails {alone_f}/{alone_r}")
