@@ -18,7 +18,7 @@ import math
 import re
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -270,7 +270,14 @@ def _cause_lines(problem: Problem, observations: Sequence[Observation], counted:
         return lambda c: max((a.probability for a in top
                               if a.culprits == c or (a.culprits and set(a.culprits) <= set(c))), default=0.0)
 
-    return _series(observations, counted, xs, tracked, at)
+    lines, first = _series(observations, counted, xs, tracked, at)
+    # the verdict's run: each cause at its own confidence, as the headline and the table give it (QA: a
+    # module's curve ended at 0.994, its best member's, under a verdict of 0.991)
+    final = {str(c.get("name")): float(c["confidence"]) for c in (verdict or {}).get("causes") or []
+             if c not in scanned and isinstance(c.get("confidence"), (int, float))}
+    return tuple(replace(line, points=(*line.points[:-1], (line.points[-1][0], final[line.name])))
+                 if line.name in final and line.points and line.points[-1][0] == xs[-1] else line
+                 for line in lines), first
 
 
 def _scan_causes(verdict: dict[str, Any] | None) -> list[dict[str, Any]]:

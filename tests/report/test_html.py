@@ -509,3 +509,53 @@ def test_a_curve_equal_to_another_is_drawn_dashed_over_it_and_said_in_the_legend
     notes = [li.all("span", class_="twin") for li in root.one("ul", class_="legend").all("li")]
     assert [bool(n) for n in notes] == [k == 1 for k in range(len(lines))]
     assert "the same curve as" in notes[1][0].text and "test_set_default_currency" in notes[1][0].text
+
+
+def test_a_class_causes_curve_ends_at_the_verdicts_confidence_not_its_best_members(tmp_path: Path) -> None:
+    """QA: a module cause's curve and legend ended at 0.994 (its best member's probability, read
+    off the search's leaders) under a headline and a cause table of 0.991."""
+    suite = copy_suite("class_fixture_polluter", tmp_path)
+    stestr_run(suite)
+    victim = "xdgconf.tests.resolve.test_user_config.UserConfigFileTest.test_config_file_under_home"
+    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    proc = isolate(suite, "bisect", victim, "--json")
+    verdict = json.loads(proc.stdout)
+    [cause] = verdict["causes"]
+    assert proc.returncode == 0 and cause["scope"] == "class", verdict
+    out = tmp_path / "report.html"
+    assert isolate(suite, "report", victim, "--html", str(out)).returncode == 0
+    page = Tree(out.read_text()).root
+    line = next(g for g in page.one("svg", id="chart").all("g", class_="answer") if g.attrs["data-name"] == cause["name"])
+    last = [c for c in line.all("circle")][-1]
+    assert float(last.attrs["data-p"]) == pytest.approx(cause["confidence"], abs=1e-6), (last.attrs, cause)
+    shown = {li.one("span", class_="id").text: li.one("span", class_="p").text
+             for li in page.one("ul", class_="legend").all("li")}
+    assert shown[cause["name"]] == probability(cause["confidence"]) == page.one(id="final-label").text
+
+
+def test_a_long_parametrized_id_in_the_cause_table_wraps_instead_of_widening_it(tmp_path: Path,
+                                                                                  hunted: tuple[Path, Path]) -> None:
+    """QA: a pytest id of 250 characters without a space, in the cause's evidence, set the cause
+    table's width: it overflowed the page at 1280 and 800 px and squeezed the cause column to a
+    few characters a line. The page of a real hunt gets such a name in its verdict's cause."""
+    from dataclasses import replace
+
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.html import gather, page_html
+
+    suite, _ = hunted
+    [hunt] = hunts_for(hunts_root(suite), VICTIM)
+    page = gather(hunt)
+    long_id = "tests/test_long.py::test_load[config/" + "very_long_segment_without_spaces_" * 7 + "]"
+    verdict = json.loads(json.dumps(page.verdict))
+    verdict["causes"][0]["evidence"][0] = f"fails 4/4 with {long_id} before it, 0/6 without"
+    html = page_html(replace(page, verdict=verdict))
+    measure = ('<script>addEventListener("load", () => { const t = document.getElementById("cause-table");'
+               ' document.body.dataset.widths = [t.offsetWidth, t.parentElement.clientWidth].join(" "); });</script>')
+    measured = tmp_path / "measured.html"
+    measured.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+                        .replace("</body>", measure + "</body>"))
+    for width in (800, 1280):
+        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
+        table, box = map(int, body.one("body").attrs["data-widths"].split())
+        assert table <= box, (width, table, box)  # it wraps inside the page's column: nothing to scroll
