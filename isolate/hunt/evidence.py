@@ -13,11 +13,10 @@ from dataclasses import dataclass, field, replace
 
 from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
-from isolate.hunt.history import read_history, stored_rate
+from isolate.hunt.history import judged, read_history, stored_rate
 from isolate.hunt.journal import Entry, Position, journal_since, judged_for
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of, repeats_from
 from isolate.running.judge import IMPORT
-from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.search.model import Observation, Problem, carry_over, without
 from isolate.words import counted
 
@@ -190,18 +189,14 @@ def _history(hunt: Hunt, problem: Problem) -> tuple[Observation, ...]:
     strategy = search.get("strategy", "isolate")
     if not search.get("history", True) or strategy == "manual" or (repeat_of(hunt) > 1 and strategy != "isolate"):
         return ()
-    expected = signature_from_traceback(hunt.failure())
-    any_failure = bool(search.get("any_failure")) or expected is None
+    judge = judged(hunt)
     index = {test_id: i for i, test_id in enumerate(problem.predecessors)}
     # the stored runs' workers imported every test module before their first test
     imported = frozenset(i for i, test_id in enumerate(problem.predecessors) if test_id.startswith(IMPORT))
     out: list[Observation] = []
     for past in read_history(hunt):
-        if past.status in ("fail", "uxsuccess") and (any_failure or signatures_match(expected, past.signature)):
-            failed = True
-        elif past.status == "success":
-            failed = False
-        else:  # skipped, or failed another way: no evidence either way
+        failed = judge(past)
+        if failed is None:  # skipped, or failed another way: no evidence either way
             continue
         out.append(Observation(imported | {index[t] for t in past.predecessors if t in index}, failed, 0.0,
                                stored=True))
@@ -313,13 +308,17 @@ class PlanInputs:
     runs: int = 0
 
 
-def plan_inputs(hunt: Hunt) -> PlanInputs:
+def plan_inputs(hunt: Hunt, with_rate: bool = False) -> PlanInputs:
+    """`with_rate`: count the victim's failures too (reading every stored run: only when no
+    --rate was given)."""
     ev = evidence(hunt)
     problem = ev.problem
     n = len(problem.predecessors)
     if n == 0:
         raise UserError(f"nothing ran before {hunt.victim} in the hunt's order, so there is no polluter to plan a"
                         " search for; run 'isolate bisect' on it (it hunts over module imports then)")
+    if not with_rate:
+        return PlanInputs(n, sum(problem.durations) / n, problem.startup, bool(ev.own))
     failures, runs = stored_rate(hunt)
     for o in ev.own:
         if len(o.included) == n:  # the whole list: the polluter, if any, ran before the victim

@@ -18,6 +18,7 @@ evidence; runs stored later are appended, none is ever dropped.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -197,18 +198,24 @@ def stored_rate(hunt: Hunt) -> tuple[int, int]:
     extracted from, which failed. As the search reads them: a failure the recorded way (any, with
     --any-failure) or a pass; a skip or another failure is neither. Writes nothing: `isolate plan`
     estimates the failure rate from it before any hunt has run."""
-    search = hunt.settings.get("search", {})
-    since = search.get("history_since")
+    since = hunt.settings.get("search", {}).get("history_since")
     _, new, _ = unread(hunt, repository_of(hunt), [], since if isinstance(since, str) else None)
+    outcomes = [judge for judge in map(judged(hunt), read_history(hunt) + new) if judge is not None]
+    return 1 + sum(outcomes), 1 + len(outcomes)
+
+
+def judged(hunt: Hunt) -> Callable[[Past], bool | None]:
+    """How the search reads a stored run of the victim: True when it failed the recorded way (any
+    way, with --any-failure or no recorded failure), False when it passed, None when neither
+    (skipped, or failed another way: no evidence either way)."""
     expected = signature_from_traceback(hunt.failure())
-    any_failure = bool(search.get("any_failure")) or expected is None
-    failures, runs = 1, 1
-    for past in read_history(hunt) + new:
+    any_failure = bool(hunt.settings.get("search", {}).get("any_failure")) or expected is None
+
+    def judge(past: Past) -> bool | None:
         if past.status in FAILING and (any_failure or signatures_match(expected, past.signature)):
-            failures, runs = failures + 1, runs + 1
-        elif past.status == "success":
-            runs += 1
-    return failures, runs
+            return True
+        return False if past.status == "success" else None
+    return judge
 
 
 def _extracted_start(hunt: Hunt, repository: Repository | None) -> set[float]:
