@@ -339,6 +339,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     """
     from isolate.hunt import loop as hunting
     from isolate.hunt.settings import project_kind
+    from isolate.hunt.store import repeat_of
     from isolate.hunt.start import open_hunt
     from isolate.report.progress import Display
     from isolate.report.verdict import EXIT, as_text
@@ -373,7 +374,7 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
         kind = project_kind(result.hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind,
                            result.data["seconds"], result.data["history_runs"], result.data.get("cleaners"),
-                           result.data.get("ignored_outcomes"), _executions(result.data.get("repeats"))))
+                           result.data.get("ignored_outcomes"), repeat_of(result.hunt)))
     sys.exit(EXIT[result.verdict.kind])
 
 
@@ -535,7 +536,7 @@ def plan(test: str | None, repo: Path | None, tests: int | None, rate: float | N
         from isolate.hunt.store import hunts_for, hunts_root
 
         [hunt] = hunts_for(hunts_root(repo), test)
-        got = plan_inputs(hunt)
+        got = plan_inputs(hunt, with_rate=rate is None)
         tests = got.tests if tests is None else tests
         duration = got.duration if duration is None else duration
         if startup is None:
@@ -564,13 +565,6 @@ def _estimated_rate(failures: int, runs: int) -> float:
                " hunt's of its whole list); with the polluter always before it the rate may be higher: give --rate R",
                err=True)
     return rate
-
-
-def _executions(repeats: Any) -> int:
-    """Executions of the victim a run of the verdict's runs is judged on (verdict.json's `repeats`)."""
-    if isinstance(repeats, dict) and repeats.get("state") == "on" and isinstance(repeats.get("used"), int):
-        return max(1, repeats["used"])
-    return 1
 
 
 def _warn(message: str) -> None:
