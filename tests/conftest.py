@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -67,30 +69,64 @@ def stestr_project(root: Path, files: dict[str, str], test_path: str) -> Path:
 
 
 def stestr_run(suite: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[bytes]:
-    if not (suite / ".stestr").exists():
-        run([tool("stestr"), "init"], suite)
+    """`stestr run ARGS` in `suite` (which makes its repository the first time, as `stestr init`
+    would: a process less); `extra`: the run's environment."""
     return run([tool("stestr"), "run", *args], suite, **extra)
 
 
-def record_failure(suite: Path, victim: str, **extra: str) -> Path:
-    """`suite` once its latest stored stestr run has the flaky victim failing (stestr run until
-    it does, at most 30 times), extracted; `extra`: the environment of those runs."""
+def record_failure(suite: Path, victim: str, *args: str, **extra: str) -> Path:
+    """`suite` once its latest stored stestr run has the flaky victim failing (`stestr run ARGS`
+    until it does, at most 30 times), extracted; `extra`: the environment of those runs."""
     for _ in range(30):
-        stestr_run(suite, **extra)
+        stestr_run(suite, *args, **extra)
         proc = isolate(suite, "extract", "--test", victim, "--force")
         if proc.returncode == 0 and "did not fail" not in proc.stderr:
             return suite
     raise AssertionError(f"{victim} never failed in 30 stestr runs")
 
 
-def serial_recording(name: str, dest: Path, victim: str) -> tuple[Path, list[str]]:
-    """A copy of the sample suite `name` with one serial stestr run in which `victim` failed,
-    extracted: the copy and the hunt's order."""
-    suite = copy_suite(name, dest)
-    run_ = stestr_run(suite, "--serial")
-    assert run_.returncode == 1, run_.stdout.decode()[-2000:]
+def recording(name: str, dest: Path, victim: str, *args: str, before: tuple[tuple[str, ...], ...] = (),
+              **extra: str) -> Path:
+    """A copy of the sample suite `name` in `dest` whose stored stestr runs are one `stestr run`
+    for each ARGS of `before`, then record_failure's with ARGS and `extra`: the last one failed
+    `victim`. Extracted.
+
+    The stestr runs are made once per test session for each (suite, victim, ARGS, `extra`), in a
+    folder the pytest-xdist workers share, and copied: they are most of such a test's set-up, and
+    a hunt reads its stored runs, never writes them. The extract is the copy's own."""
+    key = hashlib.sha256(json.dumps([name, victim, args, before, sorted(extra.items())]).encode()).hexdigest()[:16]
+    made = _RECORDINGS[0] / key
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{made}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (made / "done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            suite = copy_suite(name, made)
+            for earlier in before:
+                stestr_run(suite, *earlier, **extra)
+            record_failure(suite, victim, *args, **extra)
+            (made / "done").touch()
+    suite = dest / name
+    shutil.copytree(made / name, suite, ignore=shutil.ignore_patterns(".isolate", "__pycache__"))
     extracted = isolate(suite, "extract", "--test", victim)
-    assert extracted.returncode == 0, extracted.stderr
+    assert extracted.returncode == 0 and "did not fail" not in extracted.stderr, extracted.stderr
+    return suite
+
+
+_RECORDINGS: list[Path] = []  # where recording() keeps its stestr runs: set for the session below
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _recordings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # pytest-N/, beside popen-gwK/
+    _RECORDINGS[:] = [shared / "recordings"]
+
+
+def serial_recording(name: str, dest: Path, victim: str) -> tuple[Path, list[str]]:
+    """A copy of the sample suite `name` with a serial stestr run in which `victim` failed,
+    extracted: the copy and the hunt's order."""
+    suite = recording(name, dest, victim, "--serial")
     return suite, next((suite / ".isolate").glob("*/order.txt")).read_text().split()
 
 

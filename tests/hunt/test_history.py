@@ -8,7 +8,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import assert_user_error, copy_suite, isolate, run, stestr_run, tool
+from conftest import assert_user_error, copy_suite, isolate, recording, run, stestr_run, tool
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
 from isolate.hunt.store import Hunt, hunt_name
@@ -21,16 +21,8 @@ POLLUTER = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default
 
 
 def random_runs(tmp_path: Path, runs: int) -> Path:
-    """`runs` stored runs with --random, the latest with the victim failing; extracted."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    for _ in range(runs - 1):
-        stestr_run(suite, "--random")
-    for _ in range(40):
-        stestr_run(suite, "--random")
-        proc = isolate(suite, "extract", "--test", VICTIM, "--force")
-        if proc.returncode == 0 and "did not fail" not in proc.stderr:
-            return suite
-    raise AssertionError("the victim never failed in 40 random runs")
+    """At least `runs` stored runs with --random, the latest with the victim failing; extracted."""
+    return recording("deterministic_polluter", tmp_path, VICTIM, "--random", before=(("--random",),) * (runs - 1))
 
 
 def test_stored_runs_are_evidence_and_no_history_switches_them_off(tmp_path: Path) -> None:

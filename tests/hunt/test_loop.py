@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, record_failure, stestr_run, tool, wait_for_lines
+from conftest import assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 from isolate.hunt.verdict import JOURNAL_BYTES, SETTINGS
 
@@ -48,7 +48,7 @@ RATES = {"SAMPLE_POLLUTION_RATE": "0.5", "SAMPLE_RACE_RATE": "0.3"}
 
 def recorded(tmp_path: Path, name: str, victim: str) -> Path:
     """A suite whose latest stored stestr run has the victim failing (flaky ones: retried)."""
-    return record_failure(copy_suite(name, tmp_path), victim, **RATES)
+    return recording(name, tmp_path, victim, **RATES)
 
 
 def replay_fails(suite: Path, reproducer: Path) -> bool:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conftest import copy_suite, isolate, stestr_run
+from conftest import copy_suite, isolate, recording, stestr_run
 
 SUITE = "brittle_setter"
 VICTIM = "stockroom.tests.reports.test_levels.StockLevelReportTest.test_level_in_kilograms"
@@ -23,13 +23,8 @@ def recorded(tmp_path: Path) -> Path:
     """The suite with two stored runs: run 0 serial (the setter ran first: the victim passed),
     run 1 on two workers (the setter's group ran on the other one: the victim failed); run 1
     extracted."""
-    suite = copy_suite(SUITE, tmp_path)
-    serial = stestr_run(suite, "--serial")
-    assert serial.returncode == 0, serial.stdout.decode()[-2000:]
-    parallel = stestr_run(suite, "--concurrency", "2")
-    assert parallel.returncode == 1, parallel.stdout.decode()[-2000:]
-    extracted = isolate(suite, "extract", "--test", VICTIM)
-    assert extracted.returncode == 0, extracted.stderr
+    suite = recording(SUITE, tmp_path, VICTIM, "--concurrency", "2", before=(("--serial",),))
+    assert sorted(run.name for run in (suite / ".stestr").iterdir() if run.name.isdigit()) == ["0", "1"]
     assert SETTER not in (suite / ".isolate").glob("*/order.txt").__next__().read_text()
     return suite
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import copy_suite, isolate, record_failure, stestr_run
+from conftest import copy_suite, isolate, record_failure, recording
 from isolate.hunt.evidence import evidence, fork_checked, phase_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt, read_steps, repeat_of
@@ -45,13 +45,7 @@ SCOPES = {"test", "pair", "class", "module"}
 
 def recorded(tmp_path: Path, name: str, victim: str) -> Path:
     """A copy of the suite whose one stored stestr run has the victim failing, extracted."""
-    suite = copy_suite(name, tmp_path)
-    run = stestr_run(suite)
-    assert run.returncode == 1, run.stdout.decode()[-2000:]
-    extracted = isolate(suite, "extract", "--test", victim)
-    assert extracted.returncode == 0, extracted.stderr
-    assert "did not fail" not in extracted.stderr, extracted.stderr
-    return suite
+    return recording(name, tmp_path, victim)
 
 
 def hunted(tmp_path: Path, name: str, victim: str) -> tuple[Path, dict[str, Any]]:
@@ -201,7 +195,7 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     themselves, and the hunt names both causes, the weak one included, whatever the job count,
     and says why it started repeats: after single runs on one worker, from the first run (ahead)
     on two."""
-    suite = record_failure(copy_suite("flaky_polluters", tmp_path), FLAKY_VICTIM)  # fails about 1 run in 2
+    suite = recording("flaky_polluters", tmp_path, FLAKY_VICTIM)  # fails about 1 run in 2
     proc = isolate(suite, "bisect", FLAKY_VICTIM, "--json", "--max-runs", "600", "--jobs", str(jobs))
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, record_failure, stestr_run
+from conftest import assert_user_error, copy_suite, isolate, record_failure, recording, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, append_journal, read_journal
 from isolate.hunt.repeatcheck import _single_runs, executing, held, left_out, repeat_text
@@ -33,15 +33,12 @@ FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visibl
 
 
 def self_polluter(tmp_path: Path) -> Path:
-    suite = copy_suite("self_polluter", tmp_path)
-    assert stestr_run(suite).returncode == 1
-    assert isolate(suite, "extract", "--test", SP_VICTIM).returncode == 0
-    return suite
+    return recording("self_polluter", tmp_path, SP_VICTIM)
 
 
 def fails_alone(tmp_path: Path) -> Path:
     """sample_suites/fails_alone with a stored run in which the victim failed (at rate 0.5)."""
-    return record_failure(copy_suite("fails_alone", tmp_path), FA_VICTIM, SAMPLE_RACE_RATE="0.5")
+    return recording("fails_alone", tmp_path, FA_VICTIM, SAMPLE_RACE_RATE="0.5")
 
 
 def others(suite: Path) -> int:
@@ -310,7 +307,7 @@ def test_ahead_a_run_whose_executions_disagree_starts_the_check_after_the_first_
     (Read by first executions alone, without stored runs, the wave starts it only when both passed,
     or the shorter list failed and the longer passed: 0.4 of such hunts. Both runs' executions all
     alike: 4e-5.)"""
-    suite = record_failure(copy_suite("fails_alone", tmp_path), FA_VICTIM, SAMPLE_RACE_RATE="0.6")
+    suite = recording("fails_alone", tmp_path, FA_VICTIM, SAMPLE_RACE_RATE="0.6")
     proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
                    "--no-history", SAMPLE_RACE_RATE="0.6")
     assert proc.returncode in (3, 5), proc.stderr  # fails-alone, or undecided within 60 runs

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool, wait_for_lines
+from conftest import assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
@@ -22,9 +22,7 @@ POLLUTES = '        config.set_default("currency", "EUR")\n'
 
 
 def hunted(tmp_path: Path) -> tuple[Path, Path]:
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)
     proc = isolate(suite, "bisect", VICTIM, "--json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [CULPRIT], proc.stderr
     return suite, suite / ".isolate" / hunt_name(VICTIM)
