@@ -29,8 +29,9 @@ def tool(name: str) -> str:
 
 def env(**extra: str) -> dict[str, str]:
     """The environment of a user's shell: this venv first on PATH, nothing of the pytest (or
-    pytest-xdist worker) running these tests, which would confuse a pytest started inside."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SAMPLE_"))}
+    pytest-xdist worker) running these tests, which would confuse a pytest started inside, and
+    Python's bytecode cache on, as it is by default (see NO_BYTECODE)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SAMPLE_")) and k not in NO_BYTECODE}
     return {**clean, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "PYTHON": sys.executable,
             "PYTEST_ADDOPTS": SAMPLE_PYTEST_ADDOPTS, **extra}
 
@@ -40,6 +41,12 @@ def env(**extra: str) -> dict[str, str]:
 # start on this project's CI machine), which the sample suites, that never use it, would not pay
 # in their own environment: blocked, as their users would not have it.
 SAMPLE_PYTEST_ADDOPTS = "-p no:hypothesispytest"
+
+# Container images often set PYTHONDONTWRITEBYTECODE (this project's CI machine does): every fresh
+# test process of a hunt then compiles the sample suite's modules again, a third of a short run's
+# CPU, and this suite is CPU-bound on CI's two cores. Off for the processes the tests start (they
+# write their caches in the tests' temporary copies); a test that needs it says so.
+NO_BYTECODE = ("PYTHONDONTWRITEBYTECODE",)
 
 
 def run(args: list[str], cwd: Path, input: bytes | None = None, **extra: str) -> subprocess.CompletedProcess[bytes]:
@@ -174,5 +181,7 @@ def samples() -> Path:
 
 @pytest.fixture(autouse=True)
 def _sample_pytest_addopts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same for the pytest processes a test's own Runner starts (they inherit os.environ)."""
+    """The same for the processes a test's own Runner starts (they inherit os.environ)."""
     monkeypatch.setenv("PYTEST_ADDOPTS", SAMPLE_PYTEST_ADDOPTS)
+    for name in NO_BYTECODE:
+        monkeypatch.delenv(name, raising=False)

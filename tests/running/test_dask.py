@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import alive, assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from conftest import alive, assert_user_error, copy_suite, env, isolate, recording, tool
 from isolate.hunt.store import hunt_name
 
 distributed = pytest.importorskip("distributed")
@@ -138,13 +138,12 @@ def cluster(tmp_path: Path) -> Iterator[Callable[[dict[str, Path]], Cluster]]:
 def recorded_suite(tmp_path: Path, *workers: str) -> tuple[Path, dict[str, Path]]:
     """The client's checkout with a stored failing run and an extracted hunt, and one copy of
     it (with its stestr repository) per worker."""
-    suite = copy_suite("deterministic_polluter", tmp_path / "client")
-    stestr_run(suite)
+    suite = recording("deterministic_polluter", tmp_path / "client", VICTIM)
     (suite / "reportgen" / "tests" / "test_slow.py").write_text(SLOW_TEST)  # not in stored runs
     checkouts = {}
     for name in workers:
         checkouts[name] = tmp_path / name
-        shutil.copytree(suite, checkouts[name])
+        shutil.copytree(suite, checkouts[name], ignore=shutil.ignore_patterns(".isolate"))
     proc = isolate(suite, "extract", "--test", VICTIM, "--force")
     assert proc.returncode == 0, proc.stderr
     return suite, checkouts
