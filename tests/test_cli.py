@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from conftest import assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool
 from isolate import __version__
 
 
@@ -56,9 +56,7 @@ def test_plan_of_quick_runs_gives_their_time_not_0_s(tmp_path: Path) -> None:
 
 def test_plan_of_a_hunt_takes_its_size_durations_and_measured_start_up(tmp_path: Path) -> None:
     victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, victim)
     hunt = next((suite / ".isolate").iterdir())
     order = (hunt / "order.txt").read_text().split()
     recorded = json.loads((hunt / "durations.json").read_text())
@@ -84,9 +82,7 @@ def test_plan_of_a_hunt_estimates_the_rate_from_its_stored_runs(tmp_path: Path) 
     """`plan TEST` asked for --rate although the repository's runs say how often the victim
     fails (QA). The run extracted from counts as a failure; runs of the victim alone pass here."""
     victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, victim)
     for _ in range(3):
         assert stestr_run(suite, victim).returncode == 0  # alone: it passes
     assert_user_error(isolate(suite, "plan", "test_header"), "ran 4 times", "5 needed", "--rate R")

@@ -423,9 +423,7 @@ def test_repeats_stop_when_a_runs_executions_fail_together(tmp_path: Path) -> No
     """A deterministic polluter fails every execution of a run: once ALIKE_RUNS runs reproduced
     the failure on all their executions, repeats stop (they add only seconds) and the hunt goes on
     with single runs, every run counted by its first execution."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", DP_VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, DP_VICTIM)
     proc = isolate(suite, "bisect", DP_VICTIM, "--repeat-victim", "4", "--json")
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool, wait_for_lines
+from conftest import assert_user_error, env, isolate, recording, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
@@ -129,9 +129,7 @@ def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> Non
 
 
 def test_errors_are_one_line(tmp_path: Path) -> None:
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)
     assert_user_error(isolate(suite, "verify", VICTIM), "no verdict yet", f"isolate bisect {VICTIM}")
     assert isolate(suite, "bisect", VICTIM, "--max-runs", "2").returncode == 5
     assert_user_error(isolate(suite, "verify", VICTIM), "ended 'undecided' with no reproducer",
@@ -150,9 +148,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
 def test_a_hunt_whose_runs_were_no_evidence_is_not_told_to_run_longer(tmp_path: Path) -> None:
     """The victim kills its process in every run of the hunt: the hunt stops after 100 runs of no
     evidence, and verify used to suggest '--time-budget 8h', which would only repeat them."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)
     victim = next(suite.rglob("test_report.py"))
     text = victim.read_text()
     body = "    def test_header_uses_default_currency(self):\n"
