@@ -245,7 +245,9 @@ def _process_starts(entries: list[_Entry]) -> list[int]:
     A process runs a test once, so an id seen again means a new process started somewhere
     after its first occurrence. Where exactly: at the widest pause between two tests in that
     span (a new process spends interpreter start-up and discovery before its first test),
-    or right at the repeat when the stream has no timestamps.
+    or right at the repeat when the stream has no timestamps. A test that starts before the
+    one ahead of it ended belongs to another process too (runs joined out of time order, e.g.
+    `cat newer.subunit older.subunit`), so a pause counts by its size, backwards or forwards.
     """
     starts = [0]
     seen: dict[str, int] = {}
@@ -262,7 +264,7 @@ def _process_starts(entries: list[_Entry]) -> list[int]:
 
 def _pause(entries: list[_Entry], j: int) -> float:
     before, after = entries[j - 1].stop, entries[j].start
-    return -1.0 if before is None or after is None else after - before
+    return -1.0 if before is None or after is None else abs(after - before)
 
 
 def stream_source(stream: Path, stdin: Callable[[], BinaryIO]) -> tuple[Source, str]:

@@ -228,6 +228,30 @@ def test_combined_runs_use_the_process_with_the_failure(polluted: Path, tmp_path
     assert ids == listed[: listed.index(ids[-1]) + 1]
 
 
+def test_runs_joined_newest_first_keep_the_failing_process_whole(polluted: Path, tmp_path: Path) -> None:
+    """QA: two runs' streams joined newer first (`cat passed.subunit failed.subunit`): the widest
+    forward pause then lay inside the failing run, whose first half was cut off with the
+    polluter. Time running backwards between two tests is where the second process begins."""
+    suite = fresh(polluted, tmp_path)
+    assert stestr_run(suite, "--serial").returncode == 1  # one worker: the two runs share its tag
+    [victim] = failing_ids(suite)
+    failed = run([tool("stestr"), "last", "--subunit"], suite).stdout
+    polluter = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+    assert stestr_run(suite, "--serial", "--exclude-regex", "test_set_default_currency").returncode == 0
+    passed = run([tool("stestr"), "last", "--subunit"], suite).stdout
+    joined = tmp_path / "joined.subunit"
+    joined.write_bytes(passed + failed)
+    out = isolate(tmp_path, "extract", "--stream", str(joined), "--test", victim, "-o", "-")
+    assert out.returncode == 0, out.stderr
+    assert "holds 2 process runs" in out.stderr, out.stderr
+    alone = tmp_path / "apart" / "failed.subunit"
+    alone.parent.mkdir()
+    alone.write_bytes(failed)
+    expected = isolate(alone.parent, "extract", "--stream", str(alone), "--test", victim, "-o", "-")
+    assert expected.returncode == 0, expected.stderr
+    assert out.stdout.split() == expected.stdout.split() and polluter in out.stdout.split(), out.stderr
+
+
 def test_v2_stream_with_noise_from_stdin(polluted: Path, tmp_path: Path) -> None:
     suite = fresh(polluted, tmp_path)
     [victim] = failing_ids(suite)
