@@ -89,4 +89,4 @@ def test_the_last_test_of_a_list_that_passed_is_not_run_alone_again() -> None:
     assert 6 not in ran and {1, 4} <= ran and ran | {6} == set(range(9)), ran
     assert verdict.culprits == (1,), verdict
     assert "8 of the 9 other predecessors ran alone" in verdict.stop, verdict.stop
-    assert "(1 more were the last test before it in a list that passed)" in verdict.stop, verdict.stop
+    assert "(1 more was the last test before it in a list that passed)" in verdict.stop, verdict.stop

@@ -136,7 +136,7 @@ def _verdict(problem: Problem, t: Tally, alone: dict[int, tuple[int, int]], last
              cut: bool) -> Verdict:
     n = len(problem.predecessors)
     ran = len(alone)
-    besides = f" ({last} more were the last test before it in a list that passed)" if last else ""
+    besides = f" ({last} more {'was' if last == 1 else 'were'} the last test before it in a list that passed)" if last else ""
     if untried:
         stop = (f"scan: the budget ran out after {ran} of the {n} other predecessors ran alone before the"
                 f" victim{besides}; more may remain")
