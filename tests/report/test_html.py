@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, serial_recording, stestr_run
+from conftest import assert_user_error, copy_suite, isolate, recording, serial_recording, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.store import Hunt, hunt_name
 from isolate.hunt.journal import read_journal
@@ -296,9 +296,7 @@ def test_test_ids_are_escaped(tmp_path: Path) -> None:
 
 def test_a_running_hunt_and_errors(tmp_path: Path) -> None:
     """Before a verdict the page shows the leading answers and the first list; bad calls are one line."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)
     fresh = isolate(suite, "report", VICTIM, "--html", "-")
     assert fresh.returncode == 0 and "no verdict yet (not started)" in fresh.stdout
     assert "nothing to rank" in fresh.stdout and f"isolate bisect {VICTIM}" in fresh.stdout
@@ -358,10 +356,7 @@ def test_the_chart_ends_at_the_verdict_with_stored_runs_as_evidence(tmp_path: Pa
     """Stored runs come before the journal's: the chart's last point is the verdict's confidence,
     and its first counts them (a report that left them out, or counted them in place of the last
     runs, ends elsewhere)."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    for _ in range(3):
-        stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM, before=((), ()))  # three stored runs
     proc = isolate(suite, "bisect", VICTIM, "--json")
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
@@ -409,9 +404,7 @@ def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path) -
     listed a list again for every stretch of its runs, in the order they happened to finish, and
     gave the batch's reason to whichever finished first. Here each query's runs finish in the
     reverse of their start (any order may happen; this one always splits the old rows)."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)
     assert isolate(suite, "bisect", VICTIM, "-q", "--jobs", "4", "--no-fork-server").returncode == 0
     hunt_dir = suite / ".isolate" / hunt_name(VICTIM)
     queries = [json.loads(line) for line in (hunt_dir / "queries.jsonl").read_text().splitlines()]
@@ -514,10 +507,8 @@ def test_a_curve_equal_to_another_is_drawn_dashed_over_it_and_said_in_the_legend
 def test_a_class_causes_curve_ends_at_the_verdicts_confidence_not_its_best_members(tmp_path: Path) -> None:
     """QA: a module cause's curve and legend ended at 0.994 (its best member's probability, read
     off the search's leaders) under a headline and a cause table of 0.991."""
-    suite = copy_suite("class_fixture_polluter", tmp_path)
-    stestr_run(suite)
     victim = "xdgconf.tests.resolve.test_user_config.UserConfigFileTest.test_config_file_under_home"
-    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    suite = recording("class_fixture_polluter", tmp_path, victim)
     proc = isolate(suite, "bisect", victim, "--json")
     verdict = json.loads(proc.stdout)
     [cause] = verdict["causes"]

@@ -36,13 +36,11 @@ def test_a_finished_hunt_shows_the_verdicts_own_leader_and_confidence(tmp_path: 
     (0.386)': status recomputed the posterior by another search than the one that decided."""
     import json
 
-    from conftest import copy_suite, isolate, stestr_run
+    from conftest import isolate, recording
     from isolate.words import probability
 
     victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", victim).returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, victim)
     proc = isolate(suite, "bisect", victim, "--max-runs", "3", "--jobs", "1", "--json")
     verdict = json.loads(proc.stdout)
     assert proc.returncode == 5 and verdict["verdict"] == "undecided", proc.stderr
