@@ -12,19 +12,23 @@ never used: it was chosen because it failed, so counting it would overstate the 
 
 `history.jsonl` in the hunt directory keeps what was read (one line per run: where from, the
 victim's status and failure signature, its predecessors), so a resumed hunt sees the same
-evidence; runs stored later are appended, none is ever dropped.
+evidence; runs stored later are appended, none is ever dropped. A `--history` file or directory
+is read again when its contents changed since (CI overwrote `last.subunit`): a line
+`{"read": path, "digest": sha256}` marks the contents each path had when it was read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.hunt.store import Hunt
-from isolate.orders.extract import Source, extract, file_source, path_source, suite_order
+from isolate.orders.extract import path_source, suite_order, victim_runs_in
 from isolate.orders.repository import Repository
 from isolate.orders.stream import FAILING
 from isolate.running.judge import IMPORT
@@ -63,6 +67,36 @@ def read_history(hunt: Hunt) -> list[Past]:
                 and all(isinstance(t, str) for t in past.predecessors)):
             pasts.append(past)
     return pasts
+
+
+def _read_marks(hunt: Hunt) -> dict[str, str]:
+    """The digest each --history path had when it was last read (see the module's docstring)."""
+    path = hunt.path / HISTORY
+    marks: dict[str, str] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf8", errors="replace").splitlines():
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(item, dict) and isinstance(item.get("read"), str) and isinstance(item.get("digest"), str):
+                marks[item["read"]] = item["digest"]
+    return marks
+
+
+def digest(path: Path) -> str:
+    """The contents of a stream, or of the files of a recording directory, as one hash."""
+    files = sorted([*path.glob("*.subunit"), *path.glob(".pytest-replay*.txt")]) if path.is_dir() else [path]
+    hashed = hashlib.sha256()
+    for f in files:
+        hashed.update(f.name.encode() + b"\0")
+        try:
+            with f.open("rb") as fp:
+                for chunk in iter(lambda: fp.read(1 << 20), b""):
+                    hashed.update(chunk)
+        except OSError:
+            hashed.update(b"\0unreadable")
+    return hashed.hexdigest()
 
 
 def stored_predecessors(hunt: Hunt, skip: set[str], passed_only: bool = False) -> list[str]:
@@ -128,10 +162,22 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
             raise UserError(f"--history {given} is run {stored} of the hunt's own repository, whose stored runs the"
                             " hunt reads already (it would count twice); drop it (--history-since RUN chooses"
                             " from which run on they count)")
+        where = hunt.settings.get("source", {}).get("repository")
+        if where and path.resolve() == Path(where).resolve():
+            raise UserError(f"--history {given} is the hunt's own repository, whose stored runs the hunt reads"
+                            " already; drop it (--history-since RUN chooses from which run on they count)")
         try:  # a file that is no subunit stream was stored and read as no runs, without a word
             suite_order(path_source(path), f"--history {given}")
         except UserError as exc:
-            raise UserError(f"{exc}; or drop it") from None
+            said = str(exc) if str(exc).startswith("--history") else f"--history {exc}"
+            raise UserError(f"{said}; or drop it") from None
+        runs = victim_runs_in(path, hunt.victim)
+        if not runs:  # another project's stream, or one cut before the victim ran: no evidence, said
+            raise UserError(f"--history {given} holds no run of {hunt.victim} (a stream of another project or"
+                            " test, or cut before it ran); drop it, or pass a stream of a run in which it ran")
+        if all(run.cut for run in runs):
+            raise UserError(f"--history {given} ends while {hunt.victim} ran, so how it ended is unknown; drop it,"
+                            " or pass a complete stream")
     if since is not None:
         repository = repository_of(hunt)
         if repository is None:
@@ -141,26 +187,37 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
 
 
 def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int, int]:
-    """Append to `history.jsonl` every run not in it yet in which the victim ran (see `unread`).
-    Returns (runs added, runs kept in all, copies left out)."""
-    known, kept, copies = unread(hunt, repository, paths, since)
-    if kept:
+    """Append to `history.jsonl` every run not in it yet in which the victim ran (see `unread`),
+    and the contents each --history path had when read. Returns (runs added, runs kept in all,
+    copies left out)."""
+    found = unread(hunt, repository, paths, since)
+    lines = [json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
+                         "predecessors": list(past.predecessors), "at": past.at}, sort_keys=True)
+             for past in found.new]
+    lines += [json.dumps({"read": path, "digest": hashed}, sort_keys=True) for path, hashed in found.read.items()]
+    if lines:
         with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
-            for past in kept:
-                fp.write(json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
-                                     "predecessors": list(past.predecessors), "at": past.at}, sort_keys=True) + "\n")
-    return len(kept), known + len(kept), copies
+            fp.write("".join(line + "\n" for line in lines))
+    return len(found.new), found.known + len(found.new), found.copies
 
 
-def unread(hunt: Hunt, repository: Repository | None, paths: list[str],
-           since: str | None) -> tuple[int, list[Past], int]:
+@dataclass(frozen=True)
+class Unread:
+    known: int  # runs kept already
+    new: list[Past]  # runs to keep
+    copies: int  # runs left out as copies of runs counted already
+    read: dict[str, str]  # the --history paths read, and their contents' digests
+
+
+def unread(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> Unread:
     """The runs not in `history.jsonl` yet in which the victim ran: the repository's stored runs
-    (from `since` on), and the streams or recording directories in `paths`. A run read already
-    under another name (a stream saved from a stored run, one file given twice, the run the hunt
-    was extracted from) is told by when the victim started there, and left out. Returns (runs
-    kept already, the new ones, copies left out); writes nothing."""
+    (from `since` on), and the streams or recording directories in `paths` (each read again when
+    its contents changed since it was). A run read already under another name (a stream saved
+    from a stored run, one file given twice, the run the hunt was extracted from) is told by when
+    the victim started there, and left out. Writes nothing."""
     pasts = read_history(hunt)
     known = {p.source for p in pasts}
+    marks = _read_marks(hunt)
     seen = {p.at for p in pasts if p.at is not None}
     if paths:  # only a given file can be a copy of the run extracted from (the repository's is skipped by id)
         seen |= _extracted_start(hunt, repository)
@@ -173,14 +230,24 @@ def unread(hunt: Hunt, repository: Repository | None, paths: list[str],
             label = f"run {run_id}"
             if run_id == extracted_from or label in known or (first is not None and run_id < first):
                 continue
-            found += _victim_in(hunt.victim, file_source(repository.run_path(run_id)), label)
+            found += _victim_in(hunt.victim, repository.run_path(run_id), label)
+    read: dict[str, str] = {}
     for given in paths:
         path = Path(given).resolve()
-        if str(path) in known or _holds_extracted(hunt, path) or _stored_run(hunt, path) is not None:
-            continue  # read already, the stream the hunt was extracted from, or a run of its repository (see check)
+        if str(path) in read or _holds_extracted(hunt, path) or _stored_run(hunt, path) is not None:
+            continue  # given twice, the stream the hunt was extracted from, or a run of its repository (see check)
         if not (path.is_dir() or path.is_file()):
             continue  # stored by an earlier session and gone since (`check` refuses a new one)
-        found += _victim_in(hunt.victim, path_source(path), str(path))
+        hashed = digest(path)
+        if marks.get(str(path)) == hashed or (str(path) in known and str(path) not in marks):
+            continue  # read already as it is now (a hunt of before the marks read each path once)
+        read[str(path)] = hashed
+        kept_from = Counter(_key(p) for p in pasts if p.source == str(path))
+        for past in _victim_in(hunt.victim, path, str(path)):
+            if kept_from[_key(past)]:  # read from this path before it changed: kept already
+                kept_from[_key(past)] -= 1
+            else:
+                found.append(past)
     kept: list[Past] = []
     for past in found:
         if past.at is not None and past.at in seen:
@@ -189,7 +256,11 @@ def unread(hunt: Hunt, repository: Repository | None, paths: list[str],
         kept.append(past)
         if past.at is not None:
             seen.add(past.at)
-    return len(known), kept, copies
+    return Unread(len(pasts), kept, copies, read)
+
+
+def _key(past: Past) -> tuple[str, str | None, tuple[str, ...], float | None]:
+    return past.status, past.signature, past.predecessors, past.at
 
 
 def stored_rate(hunt: Hunt) -> tuple[int, int]:
@@ -199,7 +270,7 @@ def stored_rate(hunt: Hunt) -> tuple[int, int]:
     --any-failure) or a pass; a skip or another failure is neither. Writes nothing: `isolate plan`
     estimates the failure rate from it before any hunt has run."""
     since = hunt.settings.get("search", {}).get("history_since")
-    _, new, _ = unread(hunt, repository_of(hunt), [], since if isinstance(since, str) else None)
+    new = unread(hunt, repository_of(hunt), [], since if isinstance(since, str) else None).new
     outcomes = [judge for judge in map(judged(hunt), read_history(hunt) + new) if judge is not None]
     return 1 + sum(outcomes), 1 + len(outcomes)
 
@@ -224,19 +295,22 @@ def _extracted_start(hunt: Hunt, repository: Repository | None) -> set[float]:
     source = hunt.settings.get("source", {})
     run, stream = source.get("run"), source.get("stream")
     if repository is not None and isinstance(run, int) and run in repository.run_ids():
-        pasts = _victim_in(hunt.victim, file_source(repository.run_path(run)), f"run {run}")
+        pasts = _victim_in(hunt.victim, repository.run_path(run), f"run {run}")
     elif isinstance(stream, str) and stream != "-" and Path(stream).exists():
-        pasts = _victim_in(hunt.victim, path_source(Path(stream)), stream)
+        pasts = _victim_in(hunt.victim, Path(stream), stream)
     else:
         return set()
     return {p.at for p in pasts if p.at is not None}
 
 
-def _victim_in(victim: str, source: Source, label: str) -> list[Past]:
-    """The victim's run in one stream, or nothing when it did not run there (or not readably)."""
+def _victim_in(victim: str, path: Path, label: str) -> list[Past]:
+    """Every run of the victim in one stream or recording (several when it holds several process
+    runs); none when it did not run there, it cannot be read, or it ends while the victim ran."""
     try:
-        found = extract(source, label, None, victim)
+        runs = victim_runs_in(path, victim)
     except UserError:
         return []
-    signature = signature_from_traceback(found.failure) if found.status in ("fail", "uxsuccess") else None
-    return [Past(label, found.status, signature, found.predecessors, found.victim_start)]
+    return [Past(label, run.status,
+                 signature_from_traceback(run.failure) if run.status in ("fail", "uxsuccess") else None,
+                 run.predecessors, run.start)
+            for run in runs if not run.cut]

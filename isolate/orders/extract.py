@@ -148,6 +148,52 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
                       tuple(e.seconds for e in kept), frozenset(seen), victim.start)
 
 
+@dataclass(frozen=True)
+class VictimRun:
+    """One process run of a test in a stream: how it ended, and what ran before it in that process."""
+
+    status: str
+    failure: str
+    predecessors: tuple[str, ...]
+    start: float | None  # epoch seconds: which run this is, whatever the file
+    cut: bool  # the stream ends while it ran: how it ended is unknown
+
+
+def victim_runs(source: Source, test: str) -> list[VictimRun]:
+    """Every process run of `test` in the stream, on any worker: a stream or recording directory
+    may hold several runs (`stestr run --combine`, streams joined, files of several sessions),
+    and each is one observation. Stream damage is not reported here (extract reports it)."""
+    by_worker: dict[str, list[_Entry]] = {}
+
+    def keep(record: Record) -> None:
+        if record.id not in PSEUDO_TESTS:
+            details = record.details if record.status in FAILING else ""
+            by_worker.setdefault(_worker(record), []).append(
+                _Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop), record.cut))
+
+    source(keep, lambda _: None)
+    found: list[VictimRun] = []
+    for entries in by_worker.values():
+        if not any(e.id == test for e in entries):
+            continue
+        bounds = _process_starts(entries) + [len(entries)]
+        for start, stop in zip(bounds, bounds[1:]):
+            for i in range(start, stop):
+                entry = entries[i]
+                if entry.id == test:
+                    found.append(VictimRun(entry.status, entry.details, tuple(e.id for e in entries[start:i]),
+                                           entry.start, entry.cut))
+    return found
+
+
+def victim_runs_in(path: Path, test: str) -> list[VictimRun]:
+    """`victim_runs` of a saved stream, or of each file of a recording directory on its own (each
+    is one session or one worker's process: a file's end is a process's end)."""
+    files = sorted(path.glob("*.subunit")) if path.is_dir() else []
+    return [run for f in files for run in victim_runs(file_source(f), test)] if files \
+        else victim_runs(path_source(path), test)
+
+
 def suite_order(source: Source, label: str) -> tuple[str, ...]:
     """Every test of the stream, all workers, in the order they started (stream order where
     there are no timestamps): the whole suite's order, as one process would have run it."""
@@ -247,19 +293,34 @@ def _process_starts(entries: list[_Entry]) -> list[int]:
     span (a new process spends interpreter start-up and discovery before its first test),
     or right at the repeat when the stream has no timestamps. A test that starts before the
     one ahead of it ended belongs to another process too (runs joined out of time order, e.g.
-    `cat newer.subunit older.subunit`), so a pause counts by its size, backwards or forwards.
+    `cat newer.subunit older.subunit`): it starts a process run even when no id repeats (the two
+    runs gave the worker different tests), and within a repeat's span a pause counts by its size,
+    backwards or forwards.
     """
     starts = [0]
     seen: dict[str, int] = {}
     for i, entry in enumerate(entries):
         first = seen.get(entry.id)
-        if first is not None:
+        if i and _backwards(entries, i):  # an earlier run joined after a later one, whatever the ids
+            starts.append(i)
+            seen = {entry.id: i}
+        elif first is not None:
             boundary = max(range(first + 1, i + 1), key=lambda j: (_pause(entries, j), j))
             starts.append(boundary)
             seen = {e.id: j for j, e in enumerate(entries[boundary : i + 1], boundary)}
         else:
             seen[entry.id] = i
     return starts
+
+
+BACKWARDS = 0.5
+"""Seconds by which a test may seem to start before the one ahead of it in its worker ended and
+still be of the same process (a clock stepped back); more marks another process run."""
+
+
+def _backwards(entries: list[_Entry], j: int) -> bool:
+    before, after = entries[j - 1].stop, entries[j].start
+    return before is not None and after is not None and after < before - BACKWARDS
 
 
 def _pause(entries: list[_Entry], j: int) -> float:

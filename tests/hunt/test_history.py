@@ -334,11 +334,99 @@ def test_a_run_given_again_under_another_name_counts_once(tmp_path: Path) -> Non
                    "--history", str(twice))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 1  # run 1 once; run 0 is the one extracted from
-    assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
-    again = isolate(suite, "bisect", VICTIM, "--max-runs", "1000")  # a new session reads them again: still once
+    assert kept_sources(hunt) == ["run 1"]
+    again = isolate(suite, "bisect", VICTIM, "--max-runs", "1000")  # a new session: the files did not change
     assert again.returncode == 0, again.stderr
-    assert "1 earlier run of the victim is evidence (0 new; 3 copies of runs counted already left out)" in again.stderr
-    assert len((hunt / HISTORY).read_text().splitlines()) == 1
+    assert "1 earlier run of the victim is evidence (0 new)" in again.stderr
+    assert kept_sources(hunt) == ["run 1"]
+
+
+def kept_sources(hunt: Path) -> list[str]:
+    """Where each run kept in the hunt's history came from (its lines marking a path read left out)."""
+    return [item["source"] for item in map(json.loads, (hunt / HISTORY).read_text().splitlines()) if "source" in item]
+
+
+def other_runs(tmp_path: Path) -> tuple[Path, Path]:
+    """Two streams of runs elsewhere: one where the victim failed, one without the polluter (it passed)."""
+    elsewhere = copy_suite("deterministic_polluter", tmp_path / "elsewhere")
+    stestr_run(elsewhere)
+    stestr_run(elsewhere, "--exclude-regex", "test_set_default_currency")
+    failed, passed = tmp_path / "failed.subunit", tmp_path / "passed.subunit"
+    failed.write_bytes(run_stream(elsewhere, "0"))
+    passed.write_bytes(run_stream(elsewhere, "1"))
+    return failed, passed
+
+
+def test_every_run_of_the_victim_in_a_history_stream_or_folder_counts(tmp_path: Path) -> None:
+    """QA: a --history folder (or a joined stream) holding a passing and a failing run of the
+    victim's worker counted only the failing run, silently: the stored rate read high."""
+    suite = recording("deterministic_polluter", tmp_path / "suite", VICTIM)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    failed, passed = other_runs(tmp_path)
+    folder = tmp_path / "ci"
+    folder.mkdir()
+    for stream in (failed, passed):
+        (folder / stream.name).write_bytes(stream.read_bytes())
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(folder), "--max-runs", "1")
+    assert "2 earlier runs of the victim are evidence" in proc.stderr, proc.stderr
+    pasts = [json.loads(line) for line in (hunt / HISTORY).read_text().splitlines() if '"source"' in line]
+    assert sorted(p["status"] for p in pasts) == ["fail", "success"]
+    assert all(POLLUTER not in p["predecessors"] for p in pasts if p["status"] == "success")
+    # the same two runs joined in one stream, newest first: still two, and counted once
+    joined = tmp_path / "joined.subunit"
+    joined.write_bytes(passed.read_bytes() + failed.read_bytes())
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(joined), "--max-runs", "2")
+    assert "2 earlier runs of the victim are evidence (0 new; 2 copies" in proc.stderr, proc.stderr
+
+
+def test_a_history_stream_without_a_usable_run_of_the_victim_is_refused(tmp_path: Path) -> None:
+    """QA: a stream of another project, or one cut before or in the middle of the victim, was
+    accepted without a word and counted as no run."""
+    suite = recording("deterministic_polluter", tmp_path / "suite", VICTIM)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    failed, passed = other_runs(tmp_path)
+    data = failed.read_bytes()
+    before = tmp_path / "before.subunit"  # up to the victim's first record: it never started there
+    before.write_bytes(data[: data.index(VICTIM.encode()) - 40])
+    assert VICTIM.encode() not in before.read_bytes()
+    middle = tmp_path / "middle.subunit"  # it started, and the stream ends before it did
+    middle.write_bytes(data[: data.index(VICTIM.encode()) + len(VICTIM) + 10])
+    other = tmp_path / "other.subunit"
+    elsewhere = copy_suite("fails_alone", tmp_path / "other")  # another project's run: no such test
+    stestr_run(elsewhere)
+    other.write_bytes(run_stream(elsewhere, "last"))
+    for stream, words in ((before, "holds no run of"), (other, "holds no run of"), (middle, "ends while")):
+        proc = isolate(suite, "bisect", VICTIM, "--history", str(stream))
+        assert_user_error(proc, f"--history {stream}", words, "drop it")
+    assert not (hunt / HISTORY).exists() and not (hunt / "journal.jsonl").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(empty)), f"--history {empty}", "drop it")
+    assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(suite / ".stestr")),
+                      "the hunt's own repository", "drop it")
+
+
+def test_a_history_file_written_again_is_read_again(tmp_path: Path) -> None:
+    """QA: CI overwrote the --history file `last.subunit` between sessions, and the hunt never read
+    it again: a path read once was skipped for good."""
+    suite = recording("deterministic_polluter", tmp_path / "suite", VICTIM)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    failed, passed = other_runs(tmp_path)
+    last = tmp_path / "last.subunit"
+    last.write_bytes(passed.read_bytes())
+    assert "1 earlier run" in isolate(suite, "bisect", VICTIM, "--history", str(last), "--max-runs", "1").stderr
+    last.write_bytes(failed.read_bytes())
+    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "2")  # the path is stored: no need to give it again
+    assert "2 earlier runs of the victim are evidence (1 new)" in proc.stderr, proc.stderr
+    last.write_bytes(passed.read_bytes() + failed.read_bytes())  # both again, joined: nothing new
+    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "3")
+    assert "2 earlier runs of the victim are evidence (0 new)" in proc.stderr, proc.stderr
+    lines = (hunt / HISTORY).read_text()
+    last.write_bytes(passed.read_bytes() + failed.read_bytes())  # written again, the same: not read again
+    assert "(0 new)" in isolate(suite, "bisect", VICTIM, "--max-runs", "4").stderr
+    assert (hunt / HISTORY).read_text() == lines
+    assert sorted(p["status"] for p in map(json.loads, (hunt / HISTORY).read_text().splitlines())
+                  if "status" in p) == ["fail", "success"]
 
 
 def run_stream(suite: Path, run: str) -> bytes:
