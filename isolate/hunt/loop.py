@@ -228,6 +228,9 @@ def terminate(signum: int, frame: Any) -> None:
 _SETTER_ENDS = {"not-reproduced": "the victim passed after none of the lists of its predecessors tried",
                 "undecided": "the search stopped short of the target confidence"}
 """The setter phase's verdict without a stop line, in words (QA read "not-reproduced" as a name)."""
+_CLEANER_ENDS = {"not-reproduced": "the victim passed after none of the lists tried, the polluter first in each",
+                 "undecided": "the search stopped short of the target confidence"}
+"""The cleaner phase's, likewise."""
 
 
 def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: int,
@@ -489,7 +492,7 @@ def _cleaner_phases(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any
         runs += found.runs
         hints += cleaner_hints(sub, name, found)
         if found.kind != "cleaner":
-            lines += (f"no cleaner found for {name}: {found.stop or found.kind}",)
+            lines += (f"no cleaner found for {name}: {found.stop or _CLEANER_ENDS.get(found.kind, found.kind)}",)
     return hints, runs, lines
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from isolate.search.decide import decide
-from isolate.search.model import Query, Settings
+from isolate.search.model import Observation, Query, Settings
 from isolate.search.simulate import (
     CLEANER_SCENARIOS,
     Cause,
@@ -79,6 +79,11 @@ def test_queries_run_every_run_and_say_cleaners() -> None:
     s = cleaner_suite(polluted(20, 1, 1.0, cleaner=9), frozenset({1}))
     q = decide(s.problem, [], CLEANERS)
     assert isinstance(q, Query) and not q.until_failure and q.reason.startswith("cleaners: ")
+    # QA: the first lists asked "does the failure reproduce?", then "no failure yet" after failing runs
+    assert "does it pass?" in q.reason and "failure" not in q.reason, q.reason
+    failed = [Observation(frozenset(q.included), True, 1.0)] * 2
+    again = decide(s.problem, failed, CLEANERS)
+    assert isinstance(again, Query) and "failure" not in again.reason, again.reason
 
 
 @pytest.mark.parametrize("name", CLEANER_SCENARIOS[:3])
@@ -92,3 +97,6 @@ def test_simulated_scenarios_are_found_at_the_claimed_confidence(name: str) -> N
 def test_say_turns_the_inverted_words_back() -> None:
     assert say("fails 3/4 with X before it; no further cause raises the failure rate") == \
         "passes 3/4 with X before it; no further cleaner raises the pass rate"
+    assert say("full list: no failure yet in 2 runs (after 21 without one, 'not reproduced': a failure at 0.2 a run"
+               " or more would have shown)") == ("full list: no pass yet in 2 runs (after 21 without one, 'no cleaner':"
+                                                 " a pass at 0.2 a run or more would have shown)")

@@ -42,9 +42,11 @@ BRITTLE = "brittle"
 SET_MIN = 0.1  # the lowest pass rate after every candidate at which a setter is looked for
 _SWAP = {"fail": "pass", "fails": "passes", "failed": "passed", "failing": "passing",
          "pass": "fail", "passes": "fails", "passed": "failed", "passing": "failing",
-         "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate"}
+         "cause": "setter", "causes": "setters", "failure rate": "pass rate", "pass rate": "failure rate",
+         # the reproduction's words (QA: "full list: no failure yet", said right after two failing runs)
+         "does the failure reproduce": "does it pass", "reproduced the failure": "passed",
+         "no failure yet": "no pass yet", "a failure": "a pass", "not reproduced": "no setter"}
 _WORDS = re.compile(r"\b(" + "|".join(sorted(_SWAP, key=len, reverse=True)) + r")\b")
-_ROLES = {"setter": "cause", "setters": "causes"}
 
 
 def decide(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
@@ -83,8 +85,7 @@ def swap(text: str, role: str = "setter") -> str:
     """The inverted search's words turned back: its "fails" are passes, its causes setters (or
     another `role`: the cleaner search's causes are cleaners)."""
     def turn(word: str) -> str:
-        turned = _SWAP[word]
-        return turned.replace("setter", role) if turned in _ROLES else turned
+        return _SWAP[word].replace("setter", role)
     return _WORDS.sub(lambda m: turn(m.group(1)), text)
 
 
