@@ -30,7 +30,7 @@ from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
-from isolate.report.status import StepRun, checked_steps, judged_journal, step_runs, verified_text
+from isolate.report.status import Phase, StepRun, checked_steps, judged_journal, later_phase, step_runs, verified_text
 from isolate.report.verdict import headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
@@ -72,6 +72,7 @@ class Page:
     kind: str  # the project's runner: stestr, testr or pytest
     ev: Evidence
     candidates: int  # the predecessors the verdict is about (a brittle victim's: its setter phase's)
+    phase: Phase | None = None  # a phase after the polluter search that a hunt without a verdict is in
 
 
 def render(hunt: Hunt) -> str:
@@ -100,8 +101,10 @@ def gather(hunt: Hunt) -> Page:
         state = "stopped (its process died mid-hunt; run the same 'isolate bisect' to resume)"
     else:
         state = "paused" if entries else "not started"
+    later = None if verdict is not None or not entries else \
+        later_phase(hunt, ev.problem, ev.observations, entries, ev.wall_seconds)
     return Page(hunt, ev.problem, tuple(entries), tuple(steps), lines, first, verdict,
-                settings.confidence, state, project_kind(hunt), ev, _candidates(hunt, ev, verdict))
+                settings.confidence, state, project_kind(hunt), ev, _candidates(hunt, ev, verdict), later)
 
 
 def _candidates(hunt: Hunt, ev: Evidence, verdict: dict[str, Any] | None) -> int:
@@ -418,6 +421,9 @@ def _header(p: Page) -> str:
                 label = "leading suspect (not proven)"
             out.append(f"<p>{e(label)}: " + ", ".join(f'<code class="id culprit">{e_id(c)}</code>' for c in culprits)
                        + "</p>")
+    elif p.phase is not None:  # the chart's answers are the polluter search's, decided by now
+        out.append(f'<p class="headline" id="headline"><b class="kind-pending">no verdict yet ({e(p.state)})</b>'
+                   f' — phase: {e(p.phase.name)} — leading: <code class="id">{e(p.phase.leader)}</code></p>')
     else:
         leader = p.lines[0] if p.lines else None
         now = _probability(leader.points[-1][1]) if leader and leader.points else "—"

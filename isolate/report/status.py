@@ -1,6 +1,8 @@
 """Looking at hunts: `status` (where each stands) and `log` (its steps, and why each was run).
 
-All of it is read from the hunt directory, so it works while a hunt runs in another process.
+All of it is read from the hunt directory, so it works while a hunt runs in another process. A
+hunt in a phase that runs after the polluter search decided (state-setters, --scan, --cleaners)
+is shown in that phase's terms: its name and its leader, over its evidence (`later_phase`).
 """
 
 from __future__ import annotations
@@ -8,23 +10,28 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from isolate.errors import UserError
-from isolate.hunt.evidence import evidence, notes, without_hangs
+from isolate.hunt.cleaners import cleaner_evidence, targets
+from isolate.hunt.evidence import Evidence, evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.lock import holder
 from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
+from isolate.hunt.scan import merged as merged_scan
+from isolate.hunt.scan import scan_evidence
+from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import reading_settings
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_of
 from isolate.hunt.verdict import read_verdict
 from isolate.hunt.verify import latest
 from isolate.report.verdict import describe
 from isolate.report.verification import summary
+from isolate.search.model import Observation, Problem, Settings, Verdict
 from isolate.search.posterior import Answer
-from isolate.search.decide import leading
+from isolate.search.decide import decide, leading
 from isolate.words import counted, noun, probability, seconds as duration
 
 
@@ -43,6 +50,7 @@ class Status:
     mode: str = ""  # which mode runs the hunt (fresh, fork) and why
     warnings: tuple[str, ...] = ()  # journal lines that could not be read, and so were not counted
     verified: str = ""  # what the latest `isolate verify` found (report.verification.summary)
+    phase: str = ""  # the later phase under way ("state-setters", "scan", "cleaners of X"); "": the polluter search's
 
 
 def judged_journal(hunt: Hunt) -> tuple[list[Entry], list[str]]:
@@ -94,10 +102,166 @@ def status(hunt: Hunt) -> Status:
         leader = f"{what} ({probability(float(verdict['confidence']))}){proven}"
     left = "—" if state.startswith("done") else _time_left(hunt, entries, top, settings.confidence,
                                                           len(ev.problem.predecessors), seconds)
+    done = state.startswith("done") or not entries
+    later = None if done else later_phase(hunt, problem, observations, entries, seconds)
+    if later is not None:  # the polluter search decided: the phase after it, in its own words
+        leader, left = later.leader, later.left
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
-                  mode_text(hunt), ev.warnings, verified_text(hunt))
+                  mode_text(hunt), ev.warnings, verified_text(hunt), "" if later is None else later.name)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of the hunt after the polluter search decided, as `status` shows it."""
+
+    name: str  # "state-setters", "scan", "cleaners of <cause>"
+    leader: str
+    left: str
+
+
+# A later phase's query reasons begin with its name (isolate.search.strategies: setters, scan, cleaners)
+_MARKS = (("state-setters: ", "setters"), ("scan: ", "scan"), ("cleaners: ", "cleaners"))
+
+
+def _kind(query: dict[str, Any]) -> str | None:
+    """The later phase a query line of queries.jsonl ran for; None: the polluter search's (or a check's)."""
+    reason = str(query.get("reason", ""))
+    return next((kind for prefix, kind in _MARKS if reason.startswith(prefix)), None)
+
+
+def _marked(hunt: Hunt) -> tuple[str, dict[str, Any]] | None:
+    """The later phase of the hunt's latest query that ran for one, and that query (the checks'
+    queries, fork check and repeats, run in any phase and name none)."""
+    return next(((kind, q) for q in reversed(read_queries(hunt)) if (kind := _kind(q)) is not None), None)
+
+
+def later_phase(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], entries: list[Entry],
+                wall: float) -> Phase | None:
+    """The phase after the polluter search that the hunt is in (its latest queries say which), with
+    its leader over that phase's evidence, read as isolate.hunt.loop builds it; None while the
+    polluter search goes on. `problem`, `observations`: the polluter search's evidence."""
+    marked = _marked(hunt)
+    settings = _search_settings(hunt)
+    verdict = None if marked is None else _decided(problem, observations, settings)
+    if marked is None or verdict is None:
+        return None
+    kind, query = marked
+    if kind == "setters":
+        began = min(int(q["from"]) for q in read_queries(hunt) if _kind(q) == "setters")
+        fits = verdict.kind == "fails-alone" and settings.strategy == "isolate"
+        return _setters(hunt, problem, settings, entries[began:], wall) if fits else None
+    if verdict.kind != "polluter" or settings.strategy not in ("isolate", "single"):
+        return None
+    scanned = _scanned(hunt, problem, observations, verdict, settings) \
+        if kind == "scan" or hunt.settings.get("search", {}).get("scan") else None
+    if kind == "scan":
+        return None if scanned is None else _scan_phase(problem, *scanned)
+    return _cleaners(hunt, problem, verdict if scanned is None else scanned[0], settings, query, entries, wall)
+
+
+def _search_settings(hunt: Hunt) -> Settings:
+    """The settings the hunt's searches decide with (stored by the hunt), without its budgets."""
+    search = hunt.settings.get("search", {})
+    base = reading_settings(hunt)
+    return replace(base, strategy=str(search.get("strategy") or base.strategy),
+                   further=float(search.get("further") or base.further))
+
+
+def _decided(problem: Problem, observations: tuple[Observation, ...], settings: Settings) -> Verdict | None:
+    """The polluter search's verdict, recomputed from its evidence (decide is a pure function of it):
+    as it stands, or with no run left (the budget may have ended that search). None: it goes on."""
+    for most in (settings.max_runs, sum(o.count for o in observations)):
+        answer = decide(problem, observations, replace(settings, max_runs=most))
+        if isinstance(answer, Verdict):
+            return answer
+    return None
+
+
+def _read(hunt: Hunt, start: Evidence) -> tuple[Problem, tuple[Observation, ...]]:
+    """A later phase's problem and observations: its seed evidence and its runs in the journal."""
+    ev = evidence(hunt, start)
+    try:
+        problem, observations, _ = without_hangs(ev, hunt.settings.get("search", {}).get("timeout"))
+    except UserError:  # the phase stopped for it; its leader is still shown
+        return ev.problem, ev.observations
+    return problem, observations
+
+
+def _named(problem: Problem, top: tuple[Answer, ...], role: str, none: str) -> str:
+    """The leading answer of a later phase in its words: `role` names its tests, `none` the empty answer."""
+    if not top:
+        return "—"
+    what = f"{role}{'s' if len(top[0].culprits) > 1 else ''} {describe(problem, top[0])}" if top[0].culprits else none
+    return f"{what} ({probability(top[0].probability)})"
+
+
+def _setters(hunt: Hunt, polluter: Problem, settings: Settings, since: list[Entry], wall: float) -> Phase | None:
+    """The state-setter phase (isolate.hunt.setters): its leading setter; `since`: the phase's runs."""
+    seed = setter_evidence(hunt, polluter)
+    if seed is None:
+        return None
+    problem, observations = _read(hunt, seed[0])
+    top = leading(problem, observations, replace(settings, strategy="setters"))
+    left = _time_left(hunt, since, top, settings.confidence, len(problem.predecessors), wall, "it passes")
+    return Phase("state-setters", _named(problem, top, "state-setter", "no state-setter"), left)
+
+
+Scanned = tuple[Verdict, Problem, tuple[Observation, ...], frozenset[int]]  # what _scanned returns
+
+
+def _scanned(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], verdict: Verdict,
+             settings: Settings) -> Scanned | None:
+    """The scan so far (isolate.hunt.scan): the polluter verdict with the causes the scan confirmed
+    (its verdict with no run left), the scan's problem and observations, and the candidates it
+    confirmed (their indices there). None when it has no candidate."""
+    start = scan_evidence(problem, observations, verdict)
+    if start is None:
+        return None
+    seed, index = start
+    sub, seen = _read(hunt, seed)
+    scanned = decide(sub, seen, replace(settings, strategy="scan", max_runs=sum(o.count for o in seen)))
+    if not isinstance(scanned, Verdict):  # (every strategy answers once no run is left)
+        return None
+    return merged_scan(problem, verdict, scanned, index, seed.observations), sub, seen, frozenset(scanned.culprits)
+
+
+def _scan_phase(polluter: Problem, verdict: Verdict, problem: Problem, observations: tuple[Observation, ...],
+                confirmed: frozenset[int]) -> Phase:
+    """The scan's leader: the causes confirmed so far, the polluter search's and the scan's, and
+    the candidates that made the victim fail alone, not confirmed yet."""
+    causes = [f"{c.role} {c.name} ({probability(c.confidence)})" for c in verdict.causes]
+    if not causes:  # (a single-cause strategy's verdict names no causes)
+        causes = [f"polluter {describe(polluter, Answer(verdict.culprits, verdict.confidence, verdict.p, verdict.q))}"
+                  f" ({probability(verdict.confidence)})"]
+    alone = {i for o in observations if len(o.included) == 1 for i in o.included}
+    hits = sorted({i for o in observations if len(o.included) == 1 and o.failed for i in o.included} - confirmed)
+    causes += [f"{problem.predecessors[i]} made it fail alone, not confirmed yet" for i in hits]
+    last = {max(o.included) for o in observations if len(o.included) > 1 and not o.failed} - alone
+    n = len(problem.predecessors)
+    left = (f"{n - len(alone | last)} of the {n} other predecessors still to run alone before the victim, once each"
+            + (", then confirming what made it fail" if hits else ""))
+    return Phase("scan", "; ".join(causes), left)
+
+
+def _cleaners(hunt: Hunt, problem: Problem, verdict: Verdict, settings: Settings, query: dict[str, Any],
+              entries: list[Entry], wall: float) -> Phase | None:
+    """The cleaner phase (isolate.hunt.cleaners) of the cause whose lists `query` ran: its leading cleaner."""
+    aims = targets(problem, verdict)
+    ids = read_steps(hunt).get(int(query["step"]), ())
+    # every list of a cause's cleaner search begins with its tests (the longest such cause first)
+    name, tests = next((aim for aim in sorted(aims, key=lambda a: -len(a[1]))
+                        if ids[:len(aim[1])] == tuple(problem.predecessors[i] for i in sorted(aim[1]))),
+                       aims[0] if aims else ("", ()))
+    start = cleaner_evidence(hunt, problem, name, tests, frozenset(verdict.culprits)) if aims else None
+    if start is None:
+        return None
+    sub, observations = _read(hunt, start)
+    top = leading(sub, observations, replace(settings, strategy="cleaners"))
+    since = [e for e in entries if e.phase == start.phase]
+    left = _time_left(hunt, since, top, settings.confidence, len(sub.predecessors), wall, "it passes")
+    return Phase(f"cleaners of {name}", _named(sub, top, "cleaner", "no cleaner"), left)
 
 
 def verified_text(hunt: Hunt) -> str:
@@ -107,12 +271,13 @@ def verified_text(hunt: Hunt) -> str:
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int,
-               wall: float) -> str:
+               wall: float, event: str = "the failure reproduces") -> str:
     """Extrapolates the rate at which the leader's log-odds have grown from their prior (~1/n);
-    with --time-budget, how much of it the `wall` seconds spent so far leave."""
+    with --time-budget, how much of it the `wall` seconds spent so far leave. `event`: what the
+    search waits for before it has a leader (a later phase's: "it passes")."""
     budget = hunt.settings.get("search", {}).get("time_budget")
     if not entries or not top:
-        return "unknown until the failure reproduces"
+        return f"unknown until {event}"
     odds_now = top[0].probability / max(1e-12, 1 - top[0].probability)
     odds_goal = confidence / (1 - confidence)
     if odds_now >= odds_goal:  # the hunt goes on: confirming the leader, ruling out more causes
@@ -137,6 +302,8 @@ def format_status(items: list[Status]) -> str:
         out.append(f"  {s.state} · {counted(s.candidates or 0, 'candidate')} · {counted(s.runs, 'run')}, {s.failures} reproduced,"
                    f" {duration(s.seconds)} of wall time")
         out.extend(f"  finding: {finding}" for finding in s.findings)
+        if s.phase:
+            out.append(f"  phase: {s.phase}")
         out.append(f"  leading: {s.leader}")
         if s.verified:
             out.append(f"  verified: {s.verified}")

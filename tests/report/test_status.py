@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from conftest import env, isolate, tool
 from isolate.hunt.journal import Entry
 from isolate.hunt.store import Hunt
 from isolate.report.status import _time_left
@@ -36,7 +43,7 @@ def test_a_finished_hunt_shows_the_verdicts_own_leader_and_confidence(tmp_path: 
     (0.386)': status recomputed the posterior by another search than the one that decided."""
     import json
 
-    from conftest import isolate, recording
+    from conftest import recording
     from isolate.words import probability
 
     victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
@@ -53,3 +60,109 @@ def test_a_finished_hunt_shows_the_verdicts_own_leader_and_confidence(tmp_path: 
     [cause] = verdict["causes"]  # a verdict with causes: each named with its own confidence
     assert verdict["verdict"] == "polluter" and leading == \
         f"  leading: polluter {cause['name']} ({probability(cause['confidence'])})", (leading, verdict)
+
+
+# A hunt interrupted (Ctrl-C) in a phase that runs after the polluter search decided: `status` names
+# the phase and its own leader, not the polluter search's (QA: it showed "fails on its own" while the
+# hunt looked for a state-setter, and the first cause only while the scan had confirmed a second).
+
+BRITTLE = "stockroom.tests.reports.test_levels.StockLevelReportTest.test_level_in_kilograms"
+CLEANED = "ledgerkit.tests.test_summary.SummaryHeaderTest.test_header_uses_default_currency"
+CURRENCY = "ledgerkit.tests.test_options.SetOptionTest.test_set_default_currency"
+MASKED_VICTIM = "unitsfmt.tests.test_d_report.ReportTest.test_distance_line"
+PLAIN = "unitsfmt.tests.test_b_locale.LocaleTest.test_french_decimal_comma"
+MASKED = "unitsfmt.tests.test_a_units.UnitsTest.test_imperial_units"
+
+
+def _queries(hunt: Path) -> list[dict[str, Any]]:
+    path = hunt / "queries.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def _runs(hunt: Path) -> list[dict[str, Any]]:
+    path = hunt / "journal.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def _interrupted(suite: Path, tmp_path: Path, victim: str, args: tuple[str, ...],
+                 inside: Callable[[Path], bool]) -> str:
+    """`isolate bisect VICTIM ARGS` stopped by Ctrl-C (SIGINT) as soon as `inside(hunt directory)`
+    holds, then `isolate status`: its output."""
+    [hunt] = (suite / ".isolate").glob("*/")
+    with open(tmp_path / "bisect.err", "wb") as err:
+        proc = subprocess.Popen([tool("isolate"), "bisect", victim, *args], cwd=suite, env=env(),
+                                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            deadline = time.monotonic() + 60
+            while not inside(hunt):
+                assert proc.poll() is None, (tmp_path / "bisect.err").read_text()  # ended before the phase
+                assert time.monotonic() < deadline, (tmp_path / "bisect.err").read_text()
+                time.sleep(0.01)
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=60) == 130, (tmp_path / "bisect.err").read_text()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    status = isolate(suite, "status")
+    assert status.returncode == 0, status.stderr
+    assert "\n  paused · " in status.stdout, status.stdout
+    return status.stdout
+
+
+def _line(status: str, key: str) -> str:
+    """The status line `  KEY: ...` without its key; "" when there is none."""
+    return next((line[len(key) + 4:] for line in status.splitlines() if line.startswith(f"  {key}: ")), "")
+
+
+def test_status_of_a_hunt_paused_in_the_state_setter_phase_shows_the_leading_setter(tmp_path: Path) -> None:
+    from conftest import recording
+
+    suite = recording("brittle_setter", tmp_path, BRITTLE, "--concurrency", "2", before=(("--serial",),))
+
+    def setters(hunt: Path) -> bool:  # two runs of the setter phase journaled
+        began = [q["from"] for q in _queries(hunt) if q["reason"].startswith("state-setters: ")]
+        return bool(began) and len(_runs(hunt)) >= began[0] + 2
+
+    status = _interrupted(suite, tmp_path, BRITTLE, ("--jobs", "2"), setters)
+    assert _line(status, "phase") == "state-setters", status
+    leader = _line(status, "leading")
+    assert leader.startswith(("state-setter ", "no state-setter (")), status
+    assert "fails on its own" not in leader, status
+
+
+def test_status_of_a_hunt_paused_in_the_cleaner_phase_names_the_cause_and_its_leading_cleaner(
+        tmp_path: Path) -> None:
+    from conftest import recording
+
+    suite = recording("cleaner_polluter", tmp_path, CLEANED, "--serial")
+
+    def cleaners(hunt: Path) -> bool:
+        return sum(str(e.get("phase", "")).startswith("cleaners:") for e in _runs(hunt)) >= 2
+
+    status = _interrupted(suite, tmp_path, CLEANED, ("--cleaners", "--jobs", "2"), cleaners)
+    assert _line(status, "phase") == f"cleaners of {CURRENCY}", status
+    leader = _line(status, "leading")
+    assert leader == "—" or leader.startswith(("cleaner ", "no cleaner (")), status
+    assert CURRENCY not in leader, status
+
+
+def test_status_of_a_hunt_paused_in_the_scan_shows_the_causes_it_confirmed(tmp_path: Path) -> None:
+    from conftest import serial_recording
+
+    suite, _ = serial_recording("masked_polluter", tmp_path, MASKED_VICTIM)
+
+    def confirmed(hunt: Path) -> bool:  # the scan went on to the next tests after confirming the masked one
+        reasons = [q["reason"] for q in _queries(hunt) if q["reason"].startswith("scan: ")]
+        hit = next((i for i, r in enumerate(reasons) if r.startswith(f"scan: {MASKED} made it fail alone")), None)
+        return hit is not None and any(r.startswith("scan: the next") for r in reasons[hit:])
+
+    status = _interrupted(suite, tmp_path, MASKED_VICTIM, ("--scan", "--jobs", "1"), confirmed)
+    assert _line(status, "phase") == "scan", status
+    leader = _line(status, "leading")
+    assert leader.startswith(f"polluter {PLAIN} (") and f"; polluter {MASKED} (" in leader, status
+    # the HTML report's headline likewise
+    page = tmp_path / "hunt.html"
+    assert isolate(suite, "report", MASKED_VICTIM, "--html", str(page)).returncode == 0
+    assert f"no verdict yet (paused)</b> — phase: scan — leading: <code class=\"id\">polluter {PLAIN} (" \
+        in page.read_text(), page.read_text()[:3000]
