@@ -204,7 +204,8 @@ def _setters(hunt: Hunt, polluter: Problem, settings: Settings, since: list[Entr
         return None
     problem, observations = _read(hunt, seed[0])
     top = leading(problem, observations, replace(settings, strategy="setters"))
-    left = _time_left(hunt, since, top, settings.confidence, len(problem.predecessors), wall, "it passes")
+    left = _time_left(hunt, since, top, settings.confidence, len(problem.predecessors), wall, "it passes",
+                      "state-setters")
     return Phase("state-setters", _named(problem, top, "state-setter", "no state-setter"), left)
 
 
@@ -260,7 +261,7 @@ def _cleaners(hunt: Hunt, problem: Problem, verdict: Verdict, settings: Settings
     sub, observations = _read(hunt, start)
     top = leading(sub, observations, replace(settings, strategy="cleaners"))
     since = [e for e in entries if e.phase == start.phase]
-    left = _time_left(hunt, since, top, settings.confidence, len(sub.predecessors), wall, "it passes")
+    left = _time_left(hunt, since, top, settings.confidence, len(sub.predecessors), wall, "it passes", "cleaners")
     return Phase(f"cleaners of {name}", _named(sub, top, "cleaner", "no cleaner"), left)
 
 
@@ -271,17 +272,17 @@ def verified_text(hunt: Hunt) -> str:
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int,
-               wall: float, event: str = "the failure reproduces") -> str:
+               wall: float, event: str = "the failure reproduces", role: str = "causes") -> str:
     """Extrapolates the rate at which the leader's log-odds have grown from their prior (~1/n);
     with --time-budget, how much of it the `wall` seconds spent so far leave. `event`: what the
-    search waits for before it has a leader (a later phase's: "it passes")."""
+    search waits for before it has a leader (a later phase's: "it passes"); `role`: what it names."""
     budget = hunt.settings.get("search", {}).get("time_budget")
     if not entries or not top:
         return f"unknown until {event}"
     odds_now = top[0].probability / max(1e-12, 1 - top[0].probability)
     odds_goal = confidence / (1 - confidence)
     if odds_now >= odds_goal:  # the hunt goes on: confirming the leader, ruling out more causes
-        return "the leader is at the target confidence; confirming it and checking for further causes"
+        return f"the leader is at the target confidence; confirming it and checking for further {role}"
     gained = math.log(max(odds_now, 1e-12)) - math.log(1 / max(1, n))
     per_second = gained / max(1e-9, sum(e.seconds for e in entries))
     if per_second <= 0:

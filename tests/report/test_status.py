@@ -25,6 +25,10 @@ def test_a_leader_past_the_target_is_not_called_done_while_the_hunt_goes_on(tmp_
     left = _time_left(hunt, entries, (Answer((3,), 0.995, 1.0, 0.0),), 0.99, 50, 2.0)
     assert left == "the leader is at the target confidence; confirming it and checking for further causes"
     assert _time_left(hunt, entries, (Answer((3,), 0.6, 1.0, 0.0),), 0.99, 50, 2.0).endswith("of test time")
+    # a later phase's search checks for further state-setters or cleaners, not causes
+    assert _time_left(hunt, entries, (Answer((3,), 0.995, 1.0, 0.0),), 0.99, 50, 2.0, "it passes", "cleaners") == \
+        "the leader is at the target confidence; confirming it and checking for further cleaners"
+    assert _time_left(hunt, [], (), 0.99, 50, 2.0, "it passes", "cleaners") == "unknown until it passes"
 
 
 def test_the_time_budget_is_shown_with_what_is_left_of_it(tmp_path: Path) -> None:
