@@ -344,6 +344,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
     from isolate.report.progress import Display
     from isolate.report.verdict import EXIT, as_text
 
+    if scheduler and fork_server:  # (one stored by an earlier session is left aside on Dask: make_runner)
+        raise UserError("the fork server cannot run on Dask workers; fix: drop --fork-server or --scheduler")
     hunt = open_hunt(test, run_spec, worker, repo)
     options = {"confidence": confidence, "step_budget": step_budget, "time_budget": time_budget,
                "max_runs": max_runs, "jobs": jobs, "timeout": timeout, "strategy": strategy,

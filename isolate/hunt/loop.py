@@ -100,6 +100,10 @@ def hunt_loop(
             with make_runner(hunt) as fresh, _automatic(hunt, merged, fresh, make_runner, display) as runner:
                 # a cluster is reached (or refused with one line) before anything is asked of it
                 known = runner.capacity() if fresh.scheduler or not merged["jobs"] else None
+                if fresh.scheduler and merged["jobs"] and options.get("jobs") is None and known \
+                        and known != merged["jobs"]:  # --jobs stored by a session on one machine
+                    display.info(f"--jobs {merged['jobs']} (stored) caps the runs at once on the cluster's"
+                                 f" {counted(known, 'worker thread')}; give --jobs {known} to use them all")
                 jobs = int(merged["jobs"] or known or os.cpu_count() or 1)
                 if merged["jobs"]:  # asked for: a default of the machine's CPUs stays as it is
                     jobs = _within_budget(jobs, merged["max_runs"], display)
@@ -292,8 +296,10 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
     moved: tuple[int | None, int] = (None, 0)  # the evidence last seen (runs the search sees), and the journal's runs then
     while True:
         ev = evidence(hunt, ev)
-        for warning in ev.warnings:
-            display.warn(warning)
+        for warning in ev.warnings:  # said once a session (QA: a corrupt line's, four times)
+            if warning not in told:
+                told.add(warning)
+                display.warn(warning)
         problem, observations, dropped = without_hangs(ev, merged.get("timeout"))
         said = notes(ev, dropped, bool(merged["any_failure"]), jobs)
         for note in said:
@@ -553,9 +559,15 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
     timeout = merged["timeout"]
     if timeout is None:  # generous: a hung run costs this much, a killed slow one costs a rerun
         timeout = max(60.0, 10 * (sum(durations(hunt, hunt.order())) + STARTUP_GUESS))
+    fork = merged["mode"] == "fork"
+    if fork and scheduler:  # stored by an earlier session on this machine (the CLI refuses it given now)
+        fork = False
+        if warn is not None:
+            warn("this hunt's stored --fork-server does not act on Dask workers: this session runs fresh processes"
+                 " there (a session without --scheduler forks again)")
     return Runner(
         project,
-        mode="fork" if merged["mode"] == "fork" else "fresh",  # "auto": fresh until loop.py's check
+        mode="fork" if fork else "fresh",  # "auto": fresh until loop.py's check
         timeout=float(timeout),
         expected_signature=signature_from_traceback(failure),
         any_failure=bool(merged["any_failure"]),

@@ -365,6 +365,9 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     closed = isolate(suite, "replay", "list.txt", "--scheduler", "tcp://127.0.0.1:9",
                      DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="1s")
     assert_user_error(closed, "cannot reach the Dask scheduler at tcp://127.0.0.1:9", "fix:")
+    # QA: a traceback, then a 10-60 s hang in the client's destructor
+    tls = isolate(suite, "replay", "list.txt", "--scheduler", "tls://127.0.0.1:9")
+    assert_user_error(tls, "tls://127.0.0.1:9 needs Dask's TLS configuration", "fix:")
 
 
 def test_a_hunt_with_jobs_reaches_its_scheduler_before_it_asks_anything(tmp_path: Path) -> None:
@@ -410,6 +413,48 @@ def test_a_hunt_waits_for_a_worker_that_joins_after_it_started(
     verdict = json.loads(out)
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [CULPRIT]
     assert set(verdict["executors"]) == {made.workers["late"][1]}
+
+
+def test_settings_stored_by_a_session_on_one_machine_do_not_hold_back_a_dask_session(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """QA: a hunt begun on a laptop with --fork-server could not resume on a cluster ("drop
+    --fork-server", which this session had not given), and its stored --jobs 1 capped the
+    cluster's runs at once without a word."""
+    suite, checkouts = recorded_suite(tmp_path, "a")
+    made = cluster(checkouts, threads=2)
+    local = isolate(suite, "bisect", VICTIM, "--fork-server", "--jobs", "1", "--max-runs", "1")
+    assert local.returncode == 5, local.stderr
+    proc = isolate(suite, "bisect", VICTIM, "--scheduler", made.address, "--max-runs", "3")
+    assert "stored --fork-server does not act on Dask workers: this session runs fresh processes" in proc.stderr
+    assert "--jobs 1 (stored) caps the runs at once on the cluster's 2 worker threads; give --jobs 2" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.returncode == 5, proc.stderr
+    dask_runs = journal(suite)[1:]
+    assert dask_runs and {e["executor"] for e in dask_runs} == {made.workers["a"][1]}, dask_runs
+    assert journal(suite)[0].get("mode") == "fork" and all(e.get("mode") in (None, "fresh") for e in dask_runs)
+    given = isolate(suite, "bisect", VICTIM, "--scheduler", made.address, "--fork-server")
+    assert_user_error(given, "the fork server cannot run on Dask workers", "fix: drop --fork-server or --scheduler")
+
+
+def test_a_refused_worker_still_connected_does_not_stop_the_hunt_from_waiting(
+        tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
+    """QA: with a mismatched worker connected, the hunt stopped at once ("no Dask worker ... can
+    run these tests: 1 refused") instead of waiting for a matching one, as it waits when none is
+    connected: a matching worker restarted by its nanny, or a batch job still queued, was never
+    waited for."""
+    suite, checkouts = recorded_suite(tmp_path, "edited", "late")
+    module = checkouts["edited"] / "reportgen" / "tests" / "core" / "test_report.py"
+    module.write_text(module.read_text() + "# edited on this machine only\n")
+    made = cluster({"edited": checkouts["edited"]})
+    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
+                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(5)  # the hunt has checked the edited worker's checkout and refused it: it waits
+    assert hunt.poll() is None, hunt.communicate()[1]
+    made.add({"late": checkouts["late"]})
+    out, err = hunt.communicate(timeout=240)
+    assert hunt.returncode == 0, err
+    assert b"refused: " in err and b"(1 refused); waiting up to 60 s for one to join" in err, err
+    verdict = json.loads(out)
+    assert verdict["culprits"] == [CULPRIT] and set(verdict["executors"]) == {made.workers["late"][1]}
 
 
 def test_the_workers_are_never_read_from_the_clients_stale_cache(

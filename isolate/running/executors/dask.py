@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from distributed import Client, Future, get_worker
+from distributed.security import Security
 from distributed.comm import parse_address
 from distributed.comm.addressing import parse_host_port
 from distributed.comm.registry import get_backend
@@ -61,6 +62,7 @@ from isolate.running.project import Project
 
 CHECK_TIMEOUT = 60.0  # seconds a worker gets to answer the checkout check
 POLL = 1.0  # seconds between health checks while waiting for runs
+ACCEPT_TRIES = 5  # checks of newly joined workers before a list's runs give up on the cluster
 WORKER_WAIT = 60.0  # seconds to wait for a worker when none is connected (ISOLATE_WORKER_WAIT)
 WAIT_ENV = "ISOLATE_WORKER_WAIT"
 _GONE = ("cancelled", "released", "forgotten")  # the task is no longer wanted
@@ -101,6 +103,11 @@ def connect(address: str) -> Client:
             parse_host_port(location)  # a missing or bad port: the Client would fail, then hang 60 s
     except ValueError as exc:
         raise UserError(f"{address!r} is not a Dask scheduler address ({exc}); {fix}") from None
+    if scheme in ("tls", "wss") and Security().get_connection_args("client").get("ssl_context") is None:
+        # QA: the Client failed with a TypeError and a traceback, then hung 10-60 s in its destructor
+        raise UserError(f"{address} needs Dask's TLS configuration (a CA file and a client certificate:"
+                        " distributed.comm.tls in ~/.config/dask/, or DASK_DISTRIBUTED__COMM__TLS__CA_FILE and"
+                        " its siblings), and there is none; fix: configure it, or give a tcp:// address")
     # isolate says what went wrong in one line of its own; the client's log would say it again
     logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
@@ -162,20 +169,26 @@ class DaskExecutor(Executor):
         workers = self._await_workers()
         if not workers:
             raise self._none_left()
-        return sum(n for a, n in workers.items() if a not in self._refused) or 1
+        return sum(workers.values()) or 1
+
+    def _usable(self, workers: dict[str, int]) -> dict[str, int]:
+        return {a: n for a, n in workers.items() if a not in self._refused}
 
     def _await_workers(self) -> dict[str, int]:
-        """The connected workers; with none, waits for one to connect (see the module's doc)."""
-        workers = self.workers(fresh=True)
+        """The connected workers not refused; with none, waits for one to connect (see the
+        module's doc): a refused worker still connected is no reason to stop (QA: the only
+        matching worker restarted by its nanny while a mismatched one stayed, and the hunt ended)."""
+        workers = self._usable(self.workers(fresh=True))
         if workers:
             return workers
         grace = worker_wait()
-        self.warn(f"no Dask worker is connected to {self.address}; waiting up to {grace:g} s for "
-                  f"one to join (${WAIT_ENV} sets how long)")
+        what = (f"no Dask worker that can run these tests is connected to {self.address} ({len(self._refused)}"
+                f" refused)" if self._refused else f"no Dask worker is connected to {self.address}")
+        self.warn(f"{what}; waiting up to {grace:g} s for one to join (${WAIT_ENV} sets how long)")
         deadline = time.monotonic() + grace
         while not workers and time.monotonic() < deadline:
             time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
-            workers = self.workers(fresh=True)
+            workers = self._usable(self.workers(fresh=True))
         self._waited = 0.0 if workers else grace
         return workers
 
@@ -197,9 +210,20 @@ class DaskExecutor(Executor):
 
     def _accept(self, ids: list[str]) -> tuple[str, ...]:
         """The workers whose checkout matches this one for ``ids``' modules; checks those not
-        checked yet for some of these files (usually once per worker and hunt)."""
+        checked yet for some of these files (usually once per worker and hunt). With none, waits
+        for a worker to join as `_await_workers` does, and checks it."""
         files = module_files(self.project, ids)
-        live = self.workers() or self._await_workers()
+        for _ in range(ACCEPT_TRIES):
+            alive = self._accepted(files)
+            if alive:
+                return alive
+            if not self._await_workers():
+                break
+        raise self._none_left()
+
+    def _accepted(self, files: list[str]) -> tuple[str, ...]:
+        """`_accept` once: the matching workers among those connected now (none: empty)."""
+        live = self._usable(self.workers()) or self._await_workers()
         unchecked = {w: [f for f in files if f not in self._verified.get(w, ())]
                      for w in live if w not in self._refused}
         unchecked = {w: missing for w, missing in unchecked.items() if missing or w not in self._verified}
@@ -221,11 +245,7 @@ class DaskExecutor(Executor):
                 elif why:
                     self._refuse(worker, why)
             live = self.workers(fresh=True)
-        alive = tuple(w for w in live if w not in self._refused
-                      and all(f in self._verified.get(w, ()) for f in files))
-        if not alive:
-            raise self._none_left()
-        return alive
+        return tuple(w for w in live if w not in self._refused and all(f in self._verified.get(w, ()) for f in files))
 
     def _refuse(self, worker: str, why: str, fix: str = "") -> None:
         """Send ``worker`` nothing more this session, and say why in one line."""
