@@ -143,7 +143,8 @@ def lines_since(path: Path, start: Position, parse: Callable[[bytes], str]) -> t
         number += 1
         why = parse(raw)
         if why:
-            warnings.append(f"skipped corrupt line {number} of {path} ({why}); the other entries are kept")
+            warnings.append(f"skipped corrupt line {number} of {path} ({why}); the other entries are kept (a run cut"
+                            " short by a crash leaves such a line: delete it to silence this)")
     cut = bool(data) and not data.endswith(b"\n") or (not data and start.cut)
     return warnings, Position(start.offset + len(data), number, cut)
 

@@ -123,8 +123,15 @@ class Lock:
         if found.pid and found.host and not found.here:
             raise UserError(f"this hunt is locked by pid {found.pid} on {found.host}; if that hunt is gone,"
                             f" delete {self.path}")
+        if self.path.is_dir():  # QA: a traceback (IsADirectoryError) from the unlink below
+            raise UserError(f"{self.path} is a directory, not a lock; remove it (rm -r {self.path}) if no hunt is"
+                            " running, then run the same command again")
         self.warn(f"took over a stale lock: {stale_because(found)}")
-        self.path.unlink(missing_ok=True)
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot remove the stale lock {self.path} ({exc.strerror}); {write_fix(exc)},"
+                            " then run the same command again") from None
 
     def __exit__(self, *exc: object) -> None:
         try:
