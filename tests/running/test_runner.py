@@ -809,3 +809,26 @@ def test_the_victim_repeated_in_one_process_runs_each_time(
     assert alone.ran == (SP_VICTIM,) * 4
     assert polluted.executions == "rrrr" and polluted.ran == (SP_POLLUTER, *(SP_VICTIM,) * 4)
     assert (once.kind, once.executions) == ("pass", "")
+
+
+def test_a_process_interrupted_before_its_pidfd_was_watched_is_released_without_a_traceback() -> None:
+    """CI: Ctrl-C between `pidfd_open` and the selector's `register` left a pidfd the selector
+    never held, and closing the executor ended in KeyError ('5 is not registered'), exit 1, not 130."""
+    import selectors
+
+    from isolate.running.executors.local import LocalExecutor
+    from isolate.running.executors.processes import _Process
+
+    child = subprocess.Popen(["sleep", "5"])
+    try:
+        executor = object.__new__(LocalExecutor)  # only its selector is used by _release
+        executor._selector = selectors.DefaultSelector()
+        fd = os.pidfd_open(child.pid)
+        proc = _Process(job=None, deadline=None, pidfd=fd)  # type: ignore[arg-type]
+        executor._release(proc)
+        assert proc.pidfd is None
+        with pytest.raises(OSError):
+            os.fstat(fd)  # closed
+    finally:
+        child.kill()
+        child.wait()

@@ -68,7 +68,10 @@ class LocalExecutor(ProcessExecutor):
 
     def _release(self, proc: _Process) -> None:
         if proc.pidfd is not None:
-            self._selector.unregister(proc.pidfd)
+            try:
+                self._selector.unregister(proc.pidfd)
+            except KeyError:  # Ctrl-C came between pidfd_open and register (CI: a traceback, exit 1)
+                pass
             os.close(proc.pidfd)
             proc.pidfd = None
 
