@@ -71,6 +71,12 @@ CUT = "; the stream ends while it ran: counted as failed"
 """Said of a failing test whose outcome the stream lost (Record.cut), where the failing tests are listed."""
 
 
+def _entry(record: Record) -> _Entry:
+    """A worker's record as the order keeps it (a failure's details only)."""
+    details = record.details if record.status in FAILING else ""
+    return _Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop), record.cut)
+
+
 def _worker(record: Record) -> str:
     return record.worker or UNTAGGED
 
@@ -100,9 +106,7 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
         tag = _worker(record)
         workers.add(tag)
         if tag == worker:
-            details = record.details if record.status in FAILING else ""
-            entries.append(_Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop),
-                                  record.cut))
+            entries.append(_entry(record))
 
     damage: list[str] = []
     count = source(keep, damage.append)
@@ -167,9 +171,7 @@ def victim_runs(source: Source, test: str) -> list[VictimRun]:
 
     def keep(record: Record) -> None:
         if record.id not in PSEUDO_TESTS:
-            details = record.details if record.status in FAILING else ""
-            by_worker.setdefault(_worker(record), []).append(
-                _Entry(record.id, record.status, details, _epoch(record.start), _epoch(record.stop), record.cut))
+            by_worker.setdefault(_worker(record), []).append(_entry(record))
 
     source(keep, lambda _: None)
     found: list[VictimRun] = []
