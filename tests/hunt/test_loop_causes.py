@@ -224,8 +224,12 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     h = Hunt(hunt, json.loads((hunt / "hunt.json").read_text()))
     ev, used, checked = evidence(h), repeat_of(h), fork_checked(h)
     runs = [o for o in ev.observations if not o.stored]
-    k_fold = [e for e in read_journal(h)[0] if e.executions and phase_of(e, checked) is None]
-    assert used == AUTO_K and runs and len(runs) == len(k_fold), (used, len(runs), len(k_fold))
+    ours = [e for e in read_journal(h)[0] if e.executions and phase_of(e, checked) is None]
+    # a run in which the victim failed only another way is no evidence: the K-fold entries are the
+    # observations and the ignored ones, no more (a count off by one was seen once in ~60 runs)
+    k_fold = [e for e in ours if e.reproduced or e.outcome == "pass"]
+    assert used == AUTO_K and runs and len(runs) == len(k_fold), (used, len(runs), len(k_fold), len(ours))
+    assert len(ours) - len(k_fold) == sum(ev.ignored.values()), (len(ours), len(k_fold), ev.ignored, ev.other_failures)
     assert all(o.executions >= used * o.count for o in runs)
     assert sum(o.executions for o in runs) == sum(len(e.executions or "") for e in k_fold)
     assert sum(o.reproductions for o in runs) == sum((e.executions or "").count("r") for e in k_fold) > 0

@@ -273,9 +273,10 @@ def test_a_worker_with_another_checkout_is_refused_with_one_line(
     assert "reportgen/tests/core/test_report.py differs" in line and "fix:" in line
     verdict = json.loads(proc.stdout)
     assert verdict["culprits"] == [CULPRIT] and verdict["executors"] == {good: verdict["runs"]}
-    # none left that matches: one line, and the finished runs are kept for a resume
+    # none left that matches: one line, after the wait for a worker that might join (1 s here), and
+    # the finished runs are kept for a resume
     made.kill("good")
-    replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address)
+    replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address, ISOLATE_WORKER_WAIT="1")
     assert_user_error(replay, "no Dask worker of", "1 refused", "test_report.py differs", "fix:")
 
 
@@ -314,7 +315,7 @@ def test_a_worker_that_cannot_run_the_tests_is_refused_and_the_hunt_goes_on(
     assert "distributed." not in proc.stderr  # Dask's own log lines are not the user's
     # none left that can run: one line naming the refusals
     made.kill("good")
-    replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address)
+    replay = isolate(suite, "replay", verdict["reproducer"], "--scheduler", made.address, ISOLATE_WORKER_WAIT="1")
     assert_user_error(replay, "no Dask worker of", "3 refused", "fix:")
 
 
