@@ -1,4 +1,5 @@
-"""Counts and durations as a person reads them: "1 run", "2 runs", "1 predecessor + victim", "3 min 5 s"."""
+"""Counts, durations and sizes as a person reads them: "1 run", "2 runs", "1 predecessor + victim",
+"3 min 5 s", "12 MB"."""
 
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ def seconds(x: float) -> str:
         return f"{minutes // 60} h {minutes % 60} min"
     hours = round(x / 3600)
     return f"{hours // 24} d {hours % 24} h"
+
+
+def megabytes(n: int) -> str:
+    """A size in bytes as whole megabytes, never rounded to nothing: "12 MB", "under 1 MB", "0 MB"
+    only for no byte at all."""
+    if 0 < n < 2**20:
+        return "under 1 MB"
+    return f"{n // 2**20} MB"
 
 
 def fraction(x: float, digits: int = 3) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from isolate.words import counted, fraction, probability, seconds
+from isolate.words import counted, fraction, megabytes, probability, seconds
 
 
 def test_counted_says_one_and_many() -> None:
@@ -25,6 +25,16 @@ def test_a_long_duration_is_in_minutes_hours_and_days(x: float, text: str) -> No
     in minutes and hours, never "3600.0 s"."""
     assert seconds(x) == text
 
+
+def test_a_very_long_wait_reads_in_days() -> None:
+    """QA: `$ISOLATE_WORKER_WAIT=1e9` was said as "waiting up to 1e+09 s"."""
+    assert seconds(1e9) == "11574 d 2 h"
+
+
+@pytest.mark.parametrize(("n", "text"), [(0, "0 MB"), (1500, "under 1 MB"), (2**20, "1 MB"), (5 * 2**20 + 7, "5 MB")])
+def test_a_size_is_never_rounded_to_nothing(n: int, text: str) -> None:
+    """QA: a $TMPDIR with 1,500 bytes free was said to have "0 MB free"."""
+    assert megabytes(n) == text
 
 
 @pytest.mark.parametrize(("x", "rate", "each", "chance", "leading"), [

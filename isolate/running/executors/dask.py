@@ -59,6 +59,7 @@ from isolate.running.executors.remote import (
     Request, fingerprint, mismatch, module_files, run_repetition, worker_fingerprint,
 )
 from isolate.running.project import Project
+from isolate.words import seconds
 
 CHECK_TIMEOUT = 60.0  # seconds a worker gets to answer the checkout check
 POLL = 1.0  # seconds between health checks while waiting for runs
@@ -184,7 +185,7 @@ class DaskExecutor(Executor):
         grace = worker_wait()
         what = (f"no Dask worker that can run these tests is connected to {self.address} ({len(self._refused)}"
                 f" refused)" if self._refused else f"no Dask worker is connected to {self.address}")
-        self.warn(f"{what}; waiting up to {grace:g} s for one to join (${WAIT_ENV} sets how long)")
+        self.warn(f"{what}; waiting up to {seconds(grace)} for one to join (${WAIT_ENV} sets how long)")
         deadline = time.monotonic() + grace
         while not workers and time.monotonic() < deadline:
             time.sleep(min(POLL, max(0.0, deadline - time.monotonic())))
@@ -415,13 +416,13 @@ def worker_wait() -> float:
     if not text:
         return WORKER_WAIT
     try:
-        seconds = float(text)
+        wait = float(text)
     except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds < float("inf"):
+        wait = -1.0
+    if not 0 <= wait < float("inf"):
         raise UserError(f"${WAIT_ENV} is {text!r}, not a number of seconds >= 0; fix: set it to e.g. "
                         f"600, or unset it for {WORKER_WAIT:.0f}")
-    return seconds
+    return wait
 
 
 def _first_line(exc: BaseException | None) -> str:

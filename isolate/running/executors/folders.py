@@ -29,7 +29,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from isolate.words import counted
+from isolate.words import counted, megabytes
 
 LEFT_OUT = frozenset({".stestr", ".testrepository", ".isolate",  # stored runs and hunts
                       ".mypy_cache", ".ruff_cache", ".pytest_cache"})  # no test reads them (a replay has no cache)
@@ -121,7 +121,7 @@ class Folders:
         free = shutil.disk_usage(self.workdir).free
         if free < 2 * size * copies:
             return (f"{counted(copies, 'copy', 'copies')} of it ({size * copies // 2**20 + 1} MB) would fill half or "
-                    f"more of the {free // 2**20} MB free in $TMPDIR", FREE_SPACE)
+                    f"more of the {megabytes(free)} free in $TMPDIR", FREE_SPACE)
         return None
 
     def _share(self, why: str, fix: str) -> None:
