@@ -57,6 +57,11 @@ def test_brittle_victim_names_its_setter(tmp_path: Path) -> None:
     checked = isolate(suite, "verify", VICTIM, "--json")
     assert checked.returncode == 1, checked.stderr
     assert json.loads(checked.stdout)["verdict"] == "still-fails", checked.stdout
+    # the two lists replay as the verdict says: the reproducer fails, the passing list passes
+    fails = isolate(suite, "replay", verdict["reproducer"], "--times", "2", "--json")
+    assert fails.returncode == 1 and json.loads(fails.stdout)["outcomes"]["fail"] == 2, fails.stdout
+    passes = isolate(suite, "replay", verdict["passing_list"], "--times", "2", "--json")
+    assert passes.returncode == 0 and json.loads(passes.stdout)["outcomes"]["pass"] == 2, passes.stdout
 
 
 def test_the_setter_phase_waits_until_the_victim_fails_alone_more_often_than_not(tmp_path: Path) -> None:
@@ -71,15 +76,6 @@ def test_the_setter_phase_waits_until_the_victim_fails_alone_more_often_than_not
     journal = [json.loads(line) for line in next((suite / ".isolate").glob("*/journal.jsonl")).read_text().splitlines()]
     runs = [e["outcome"] for e in journal if e["step"] == int(alone) and "phase" not in e]
     assert runs == ["fail"] * 4, runs
-
-
-def test_the_two_lists_replay_as_the_verdict_says(tmp_path: Path) -> None:
-    suite = recorded(tmp_path)
-    _, verdict = bisect(suite)
-    fails = isolate(suite, "replay", verdict["reproducer"], "--times", "2", "--json")
-    assert fails.returncode == 1 and json.loads(fails.stdout)["outcomes"]["fail"] == 2, fails.stdout
-    passes = isolate(suite, "replay", verdict["passing_list"], "--times", "2", "--json")
-    assert passes.returncode == 0 and json.loads(passes.stdout)["outcomes"]["pass"] == 2, passes.stdout
 
 
 def test_text_verdict_and_resume(tmp_path: Path) -> None:

@@ -76,6 +76,17 @@ def check_shape(verdict: dict[str, Any]) -> list[dict[str, Any]]:
     return causes
 
 
+def assert_reproducer_replays_to_a_failure(suite: Path, verdict: dict[str, Any]) -> None:
+    """The verdict's reproducer, replayed, fails the recorded way (run in the tests that made the hunt)."""
+    reproducer = Path(verdict["reproducer"])
+    victim = verdict["victim"]
+    assert reproducer.name == "reproducer.txt" and reproducer.read_text().split()[-1] == victim
+    proc = isolate(suite, "replay", str(reproducer), "--times", "3", "--until-failure", "--json")
+    assert proc.returncode == 1, proc.stderr  # the target failed the recorded way
+    outcomes = json.loads(proc.stdout)["outcomes"]
+    assert outcomes["fail"] > 0, outcomes
+
+
 def test_a_class_fixture_is_one_class_cause(tmp_path: Path) -> None:
     """Each test of the class pollutes through setUpClass: one cause, the class, not five tests."""
     name, victim, members = CLASS_FIXTURE
@@ -92,6 +103,7 @@ def test_a_class_fixture_is_one_class_cause(tmp_path: Path) -> None:
     assert text.returncode == 0, text.stderr
     shown = [line for line in text.stdout.splitlines() if "rate" in line] + cause["evidence"]
     assert cause["rate"] == 1 or not any(re.search(r"\brate:? 1\b", line) for line in shown), shown
+    assert_reproducer_replays_to_a_failure(suite, verdict)
 
 
 def test_a_rate_short_of_1_is_kept_short_of_1_in_the_json() -> None:
@@ -129,18 +141,7 @@ def test_three_independent_polluters_are_three_causes(tmp_path: Path) -> None:
     assert all(cause["tests"] == [cause["name"]] for cause in causes), causes
     assert all(cause["confidence"] >= 0.99 for cause in causes), causes
     assert sorted(verdict["culprits"]) == polluters
-
-
-@pytest.mark.parametrize("case", [CLASS_FIXTURE, SEVERAL], ids=["class_fixture", "several"])
-def test_reproducer_replays_to_a_failure(tmp_path: Path, case: tuple[str, str, list[str]]) -> None:
-    name, victim, _ = case
-    suite, verdict = hunted(tmp_path, name, victim)
-    reproducer = Path(verdict["reproducer"])
-    assert reproducer.name == "reproducer.txt" and reproducer.read_text().split()[-1] == victim
-    proc = isolate(suite, "replay", str(reproducer), "--times", "3", "--until-failure", "--json")
-    assert proc.returncode == 1, proc.stderr  # the target failed the recorded way
-    outcomes = json.loads(proc.stdout)["outcomes"]
-    assert outcomes["fail"] > 0, outcomes
+    assert_reproducer_replays_to_a_failure(suite, verdict)
 
 
 FLAKY_VICTIM = "gateway.tests.http.test_wire.PlainResponseTest.test_plain_response_headers"
