@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import assert_user_error, copy_suite, isolate, run, tool
+from conftest import _RECORDINGS, assert_user_error, copy_suite, isolate, run, tool
 
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
@@ -30,6 +32,11 @@ def record(suite: Path, *args: str, **extra: str) -> dict[str, tuple[list[str], 
     """Run the suite with ``--isolate-record rec``: per file, the ids in order and failure texts."""
     proc = run([tool("pytest"), "-q", "--isolate-record", "rec", *args], suite, **extra)
     assert proc.returncode in (0, 1), proc.stdout.decode()[-2000:]
+    return recorded_in(suite)
+
+
+def recorded_in(suite: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """What ``suite/rec`` holds: per file, the ids in order and failure texts."""
     found = {}
     for path in sorted((suite / "rec").glob("*.subunit")):
         occurrences = read_stream(path)
@@ -38,10 +45,35 @@ def record(suite: Path, *args: str, **extra: str) -> dict[str, tuple[list[str], 
     return found
 
 
+def pytest_recording(name: str, dest: Path) -> tuple[Path, int]:
+    """A copy in `dest` of the pytest sample suite `name` with ``rec/`` from one real
+    ``pytest -q --isolate-record rec`` of it, and that pytest's exit status.
+
+    The pytest run is made once per test session for each suite, in the folder where
+    conftest.recording() keeps its stestr runs (the pytest-xdist workers share it), and copied:
+    these tests and their hunts read the recording, never write it. (Bytecode caches are left out
+    of the copy, as recording() leaves them out.)"""
+    key = "pytest-" + hashlib.sha256(json.dumps([name, "-q", "--isolate-record", "rec"]).encode()).hexdigest()[:16]
+    made = _RECORDINGS[0] / key
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{made}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (made / "done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            suite = copy_suite(name, made)
+            proc = run([tool("pytest"), "-q", "--isolate-record", "rec"], suite)
+            (made / "returncode").write_text(str(proc.returncode))
+            (made / "done").touch()
+    suite = dest / name
+    shutil.copytree(made / name, suite, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    return suite, int((made / "returncode").read_text())
+
+
 @pytest.fixture(scope="module")
 def fixture_state(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], dict[str, str]]:
-    suite = copy_suite("pytest_fixture_state", tmp_path_factory.mktemp("fs"))
-    order, failures = record(suite)["main"]
+    suite, returncode = pytest_recording("pytest_fixture_state", tmp_path_factory.mktemp("fs"))
+    assert returncode in (0, 1), returncode
+    order, failures = recorded_in(suite)["main"]
     return suite, order, failures
 
 
@@ -105,8 +137,9 @@ def test_monkeypatch_leak_and_unknown_id(tmp_path: Path, mode: str) -> None:
 
 @pytest.mark.parametrize("mode", ["fresh", "fork"])
 def test_teardown_failure_counts_as_the_targets(tmp_path: Path, mode: str) -> None:
-    suite = copy_suite("pytest_teardown_failure", tmp_path)
-    _, failures = record(suite)["main"]
+    suite, returncode = pytest_recording("pytest_teardown_failure", tmp_path)
+    assert returncode in (0, 1), returncode
+    _, failures = recorded_in(suite)["main"]
     expected = signature_from_traceback(failures[TEARDOWN_VICTIM])
     assert expected and expected.startswith("AssertionError: fake SMTP got N unexpected message(s)")
     with Runner(find_project(suite), mode=mode, expected_signature=expected) as runner:
@@ -181,8 +214,8 @@ def _bisect_json(suite: Path, victim: str, *args: str, **extra: str) -> dict[str
     ("pytest_teardown_failure", TEARDOWN_POLLUTER, TEARDOWN_VICTIM),
 ], ids=["fixture_state", "monkeypatch_leak", "teardown_failure"])
 def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> None:
-    suite = copy_suite(name, tmp_path)
-    assert run([tool("pytest"), "-q", "--isolate-record", "rec"], suite).returncode == 1
+    suite, returncode = pytest_recording(name, tmp_path)  # pytest -q --isolate-record rec
+    assert returncode == 1
     verdict = _bisect_json(suite, victim)
     assert verdict["verdict"] == "polluter", verdict
     assert verdict["culprits"] == [polluter], verdict
@@ -197,8 +230,8 @@ def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> No
 
 
 def test_end_to_end_with_the_victim_repeated(tmp_path: Path) -> None:
-    suite = copy_suite("pytest_monkeypatch_leak", tmp_path)
-    assert run([tool("pytest"), "-q", "--isolate-record", "rec"], suite).returncode == 1
+    suite, returncode = pytest_recording("pytest_monkeypatch_leak", tmp_path)  # pytest -q --isolate-record rec
+    assert returncode == 1
     verdict = _bisect_json(suite, MONKEY_VICTIM, "--repeat-victim", "3", "--fork-server")
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == [MONKEY_POLLUTER], verdict
     assert verdict["runs_by_mode"] == {"fresh": 0, "fork": verdict["runs"]}, verdict  # every run a fork
