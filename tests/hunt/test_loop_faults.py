@@ -162,10 +162,12 @@ def test_every_second_counts_against_the_budget_and_another_failure_points_to_an
 def test_a_hunt_whose_runs_are_no_evidence_ends_by_itself_without_a_budget(tmp_path: Path) -> None:
     """Every run fails another way, so none is evidence and the search would ask the same
     question for ever (QA: 1,440 runs in 10 minutes). With no budget given, the hunt ends once
-    NO_EVIDENCE_RUNS runs in a row told nothing, and says why and what to do."""
+    NO_EVIDENCE_RUNS runs in a row told nothing, and says why and what to do. The runs are forked
+    (--fork-server): the stop is the hunt loop's, whatever runs them, and 100 fork runs cost a
+    fraction of 100 fresh ones (no run reproduces, so an automatic hunt never checks and forks)."""
     from isolate.hunt.loop import NO_EVIDENCE_RUNS
     suite = make_suite(tmp_path, "self.fail(os.environ.get('HOW', 'the recorded way'))", "pass")
-    proc = isolate(suite, "bisect", VICTIM, "--jobs", "2", "--json", HOW="another way")
+    proc = isolate(suite, "bisect", VICTIM, "--jobs", "2", "--fork-server", "--json", HOW="another way")
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] in ("not-reproduced", "undecided"), verdict
@@ -178,6 +180,7 @@ def test_a_hunt_whose_runs_are_no_evidence_ends_by_itself_without_a_budget(tmp_p
     # the runs made are counted, and said to be no evidence: the verdict read "0 runs in 7s"
     made = sum(verdict["runs_by_mode"].values())
     assert verdict["runs"] + sum(verdict["ignored_outcomes"].values()) == made, verdict
+    assert verdict["runs_by_mode"] == {"fresh": 0, "fork": made}, verdict
     assert f"\n  {made} runs (none of them evidence: {made} failed another way) in " in again.stdout, again.stdout
 
 def test_a_temp_path_in_the_message_still_matches_the_recorded_failure(tmp_path: Path) -> None:

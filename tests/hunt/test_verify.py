@@ -147,7 +147,8 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
 
 def test_a_hunt_whose_runs_were_no_evidence_is_not_told_to_run_longer(tmp_path: Path) -> None:
     """The victim kills its process in every run of the hunt: the hunt stops after 100 runs of no
-    evidence, and verify used to suggest '--time-budget 8h', which would only repeat them."""
+    evidence, and verify used to suggest '--time-budget 8h', which would only repeat them. The runs
+    are forked (--fork-server), a fraction of fresh ones' cost: what verify reads is the verdict."""
     suite = recording("deterministic_polluter", tmp_path, VICTIM)
     victim = next(suite.rglob("test_report.py"))
     text = victim.read_text()
@@ -155,7 +156,7 @@ def test_a_hunt_whose_runs_were_no_evidence_is_not_told_to_run_longer(tmp_path: 
     assert body in text
     victim.write_text(text.replace(body, body + "        import os\n        if os.environ.get('CRASH'):\n"
                                                 "            os._exit(9)\n"))
-    proc = isolate(suite, "bisect", VICTIM, "-q", "--jobs", "2", CRASH="1")
+    proc = isolate(suite, "bisect", VICTIM, "-q", "--jobs", "2", "--fork-server", CRASH="1")
     assert proc.returncode != 0 and "were no evidence" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     proc = isolate(suite, "verify", VICTIM)
     assert_user_error(proc, "last runs were no evidence", f"isolate log {VICTIM}")
