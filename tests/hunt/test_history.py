@@ -3,11 +3,14 @@ in some runs and not in others), and the hunt's history file read back as observ
 
 from __future__ import annotations
 
+import fcntl
 import json
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import conftest
 from conftest import assert_user_error, copy_suite, isolate, recording, run, stestr_run, tool
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
@@ -18,11 +21,39 @@ from isolate.search.threshold import cost_chain
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 POLLUTER = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
+FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
 
 
 def random_runs(tmp_path: Path, runs: int) -> Path:
     """At least `runs` stored runs with --random, the latest with the victim failing; extracted."""
     return recording("deterministic_polluter", tmp_path, VICTIM, "--random", before=(("--random",),) * (runs - 1))
+
+
+def shared(key: str, dest: Path, make: Callable[[Path], None]) -> Path:
+    """A copy in `dest` of the folder `make` fills: made once per test session (in the folder
+    the pytest-xdist workers share, under a lock, as conftest.recording's stestr runs are), copied
+    for each test, which may then change its copy."""
+    made = conftest._RECORDINGS[0] / f"history-{key}"
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{made}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not Path(f"{made}.done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            made.mkdir()
+            make(made)
+            Path(f"{made}.done").touch()
+    shutil.copytree(made, dest, ignore=shutil.ignore_patterns(".isolate", "__pycache__"), dirs_exist_ok=True)
+    return dest
+
+
+def plain_runs(tmp_path: Path, runs: int) -> Path:
+    """A copy of the sample suite with `runs` plain stored stestr runs (the victim failed in each:
+    its worker runs the polluter first), none extracted; the runs made once per session."""
+    def make(folder: Path) -> None:
+        suite = copy_suite("deterministic_polluter", folder)
+        for _ in range(runs):
+            stestr_run(suite)
+    return shared(f"plain-{runs}", tmp_path, make) / "deterministic_polluter"
 
 
 def test_stored_runs_are_evidence_and_no_history_switches_them_off(tmp_path: Path) -> None:
@@ -163,8 +194,7 @@ def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(
     suite = random_runs(tmp_path, 2)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     stream = tmp_path / "ci.subunit"  # a run elsewhere (a copy of a stored run is that run: counted once)
-    elsewhere = copy_suite("deterministic_polluter", tmp_path / "ci")
-    stestr_run(elsewhere)
+    elsewhere = recording("deterministic_polluter", tmp_path / "ci", VICTIM)  # its one stestr run, made once a session
     stream.write_bytes((elsewhere / ".stestr" / "0").read_bytes())
     first = isolate(suite, "bisect", VICTIM, "--history", str(stream), "--max-runs", "2")
     assert "does not exist" not in first.stderr and "not a subunit" not in first.stderr, first.stderr
@@ -182,9 +212,7 @@ def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(
 def test_extract_force_starts_the_stored_runs_over_with_the_hunt(tmp_path: Path) -> None:
     """After 'extract --run 0 --force' the new hunt counted run 0, the run it was extracted from,
     among its earlier runs: the history.jsonl of the hunt it replaced stayed (as did verify.jsonl)."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    for _ in range(2):
-        stestr_run(suite)
+    suite = plain_runs(tmp_path, 2)
     assert isolate(suite, "extract", "--run", "1").returncode == 0
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
@@ -205,11 +233,11 @@ def test_the_stream_a_hunt_was_extracted_from_is_no_history(tmp_path: Path) -> N
     """'--history S' with S the very stream the hunt was extracted from counted its failing run as
     evidence: a victim fixed since then was hunted for thousands of runs ('stored runs failed, this
     order not yet'), 'leading: fails on its own (0.981)' with none reproduced."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)  # one stestr run, made once a session
     stream = tmp_path / "ci.subunit"
     stream.write_bytes(run([tool("stestr"), "last", "--subunit"], suite).stdout)
-    assert isolate(suite, "extract", "--stream", str(stream)).returncode == 0
+    # the hunt made again from the run's stream (the copy's own, from the run itself, set aside)
+    assert isolate(suite, "extract", "--stream", str(stream), "--force").returncode == 0
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     settings = (hunt / "hunt.json").read_bytes()
     proc = isolate(suite, "bisect", VICTIM, "--history", str(stream))
@@ -258,9 +286,7 @@ def test_a_run_of_the_hunts_own_repository_is_no_extra_history(tmp_path: Path) -
     """'--history .stestr/1' counted run 1 twice (as "run 1" and as the stream), and
     '--history .stestr/0', the run the hunt was extracted from, was taken as evidence, though
     the stream it was extracted from is refused."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    stestr_run(suite)
+    suite = plain_runs(tmp_path, 2)
     assert isolate(suite, "extract", "--run", "0").returncode == 0
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     settings = (hunt / "hunt.json").read_bytes()
@@ -299,9 +325,7 @@ def test_a_pipe_as_history_or_stream_is_refused_not_said_to_be_missing(tmp_path:
     --stream of one said it does not exist."""
     import os
 
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    assert isolate(suite, "extract").returncode == 0
+    suite = recording("deterministic_polluter", tmp_path, VICTIM)  # one stestr run (made once a session), extracted
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     settings = (hunt / "hunt.json").read_bytes()
     piped = run(["bash", "-c", f"{tool('isolate')} bisect {VICTIM} --history <(cat .stestr/0)"], suite)
@@ -320,9 +344,7 @@ def test_a_run_given_again_under_another_name_counts_once(tmp_path: Path) -> Non
     """QA: a stream saved from a stored run (`stestr last --subunit`), the same file given twice,
     and a saved copy of the run the hunt was extracted from were each counted as one more run
     (fails 13/13 became 14/14). They are told by when the victim started in them."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)
-    stestr_run(suite)
+    suite = plain_runs(tmp_path, 2)
     saved = {number: tmp_path / f"run{number}.subunit" for number in ("0", "1")}
     for number, path in saved.items():
         path.write_bytes(run_stream(suite, number))
@@ -347,14 +369,17 @@ def kept_sources(hunt: Path) -> list[str]:
 
 
 def other_runs(tmp_path: Path) -> tuple[Path, Path]:
-    """Two streams of runs elsewhere: one where the victim failed, one without the polluter (it passed)."""
-    elsewhere = copy_suite("deterministic_polluter", tmp_path / "elsewhere")
-    stestr_run(elsewhere)
-    stestr_run(elsewhere, "--exclude-regex", "test_set_default_currency")
-    failed, passed = tmp_path / "failed.subunit", tmp_path / "passed.subunit"
-    failed.write_bytes(run_stream(elsewhere, "0"))
-    passed.write_bytes(run_stream(elsewhere, "1"))
-    return failed, passed
+    """Two streams of runs elsewhere: one where the victim failed, one without the polluter (it
+    passed). The two stestr runs are made once per session; each test gets its own copy of the streams."""
+    def make(folder: Path) -> None:
+        elsewhere = copy_suite("deterministic_polluter", folder / "elsewhere")
+        stestr_run(elsewhere)
+        stestr_run(elsewhere, "--exclude-regex", "test_set_default_currency")
+        (folder / "failed.subunit").write_bytes(run_stream(elsewhere, "0"))
+        (folder / "passed.subunit").write_bytes(run_stream(elsewhere, "1"))
+        shutil.rmtree(folder / "elsewhere")
+    shared("other-runs", tmp_path, make)
+    return tmp_path / "failed.subunit", tmp_path / "passed.subunit"
 
 
 def test_every_run_of_the_victim_in_a_history_stream_or_folder_counts(tmp_path: Path) -> None:
@@ -392,8 +417,8 @@ def test_a_history_stream_without_a_usable_run_of_the_victim_is_refused(tmp_path
     middle = tmp_path / "middle.subunit"  # it started, and the stream ends before it did
     middle.write_bytes(data[: data.index(VICTIM.encode()) + len(VICTIM) + 10])
     other = tmp_path / "other.subunit"
-    elsewhere = copy_suite("fails_alone", tmp_path / "other")  # another project's run: no such test
-    stestr_run(elsewhere)
+    # another project's run: no such test (the stestr runs test_loop_repeats.fails_alone makes once a session)
+    elsewhere = recording("fails_alone", tmp_path / "other", FA_VICTIM, SAMPLE_RACE_RATE="0.5")
     other.write_bytes(run_stream(elsewhere, "last"))
     for stream, words in ((before, "holds no run of"), (other, "holds no run of"), (middle, "ends while")):
         proc = isolate(suite, "bisect", VICTIM, "--history", str(stream))
