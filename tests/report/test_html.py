@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, recording, serial_recording, stestr_run
+from conftest import assert_user_error, isolate, recording, serial_recording, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.store import Hunt, hunt_name
 from isolate.hunt.journal import read_journal
@@ -100,12 +100,10 @@ class Tree(HTMLParser):
 
 @pytest.fixture(scope="module")
 def hunted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A finished hunt on the deterministic sample suite: (suite, hunt directory). The tests
-    only read it."""
-    suite = copy_suite("deterministic_polluter", tmp_path_factory.mktemp("hunt"))
-    stestr_run(suite)
-    assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
-    proc = isolate(suite, "bisect", VICTIM, "-q")
+    """A finished hunt on the deterministic sample suite, its lists run 4 at a time (batches)
+    in fresh processes: (suite, hunt directory). The tests only read it, or a copy of it."""
+    suite = recording("deterministic_polluter", tmp_path_factory.mktemp("hunt"), VICTIM)  # extracted
+    proc = isolate(suite, "bisect", VICTIM, "-q", "--jobs", "4", "--no-fork-server")
     assert proc.returncode == 0, proc.stderr
     return suite, suite / ".isolate" / hunt_name(VICTIM)
 
@@ -356,7 +354,9 @@ def test_the_chart_ends_at_the_verdict_with_stored_runs_as_evidence(tmp_path: Pa
     """Stored runs come before the journal's: the chart's last point is the verdict's confidence,
     and its first counts them (a report that left them out, or counted them in place of the last
     runs, ends elsewhere)."""
-    suite = recording("deterministic_polluter", tmp_path, VICTIM, before=((), ()))  # three stored runs
+    # stored runs with --random, the latest failing the victim, the earlier one evidence (as
+    # tests/hunt/test_history.py's random_runs(tmp_path, 2): the recording is made once for both)
+    suite = recording("deterministic_polluter", tmp_path, VICTIM, "--random", before=(("--random",),))
     proc = isolate(suite, "bisect", VICTIM, "--json")
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
@@ -399,13 +399,14 @@ def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_p
     assert len(verdict["causes"]) == 2
 
 
-def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path) -> None:
+def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path, hunted: tuple[Path, Path]) -> None:
     """The lists of a batch run at once and their runs finish interleaved: `log` and the report
     listed a list again for every stretch of its runs, in the order they happened to finish, and
     gave the batch's reason to whichever finished first. Here each query's runs finish in the
-    reverse of their start (any order may happen; this one always splits the old rows)."""
-    suite = recording("deterministic_polluter", tmp_path, VICTIM)
-    assert isolate(suite, "bisect", VICTIM, "-q", "--jobs", "4", "--no-fork-server").returncode == 0
+    reverse of their start (any order may happen; this one always splits the old rows). The hunt
+    is a copy of `hunted`'s (--jobs 4 --no-fork-server)."""
+    suite = tmp_path / "suite"
+    shutil.copytree(hunted[0], suite)
     hunt_dir = suite / ".isolate" / hunt_name(VICTIM)
     queries = [json.loads(line) for line in (hunt_dir / "queries.jsonl").read_text().splitlines()]
     lines = (hunt_dir / "journal.jsonl").read_text().splitlines(keepends=True)
