@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import io
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 import subunit
 import testtools
 
-from conftest import assert_user_error, copy_suite, isolate, run, stestr_run, tool
+from conftest import _RECORDINGS, assert_user_error, copy_suite, isolate, recording, run, stestr_run, tool
 from isolate.hunt.store import hunt_name
+
+VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+
+
+def stored(dest: Path, *args: str, before: tuple[tuple[str, ...], ...] = ()) -> Path:
+    """A copy in `dest` of deterministic_polluter whose stored stestr runs are one `stestr run`
+    for each ARGS of `before`, then `stestr run ARGS`, in which the victim failed: conftest's
+    recording(), whose runs are made once per session; without the hunt it extracts."""
+    suite = recording("deterministic_polluter", dest, VICTIM, *args, before=before)
+    shutil.rmtree(suite / ".isolate")
+    return suite
 
 
 @pytest.fixture(scope="module")
 def polluted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """deterministic_polluter run in parallel by stestr: one failure, several workers."""
-    suite = copy_suite("deterministic_polluter", tmp_path_factory.mktemp("stestr"))
-    proc = stestr_run(suite)
-    assert proc.returncode == 1, proc.stderr  # the victim fails
-    return suite
+    """deterministic_polluter run in parallel by stestr: one failure (the victim's), several workers."""
+    return stored(tmp_path_factory.mktemp("stestr"))
 
 
 def fresh(suite: Path, tmp_path: Path) -> Path:
@@ -91,9 +102,9 @@ def test_runs_lists_failures_with_workers(polluted: Path) -> None:
 
 
 def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
-    suite = fresh(polluted, tmp_path)
-    assert_user_error(isolate(suite, "extract", "--run", "-2"), "only 1 run is stored (0); give -1, or an id")
-    stestr_run(suite, "--serial")  # run 1: a single worker-0
+    assert_user_error(isolate(fresh(polluted, tmp_path), "extract", "--run", "-2"),
+                      "only 1 run is stored (0); give -1, or an id")
+    suite = stored(tmp_path / "two", "--serial", before=((),))  # polluted's run 0, and run 1: a single worker-0
     last = isolate(suite, "extract", "--run", "last", "-o", "-", "--force")
     minus_one = isolate(suite, "extract", "--run", "-1", "-o", "-", "--force")
     one = isolate(suite, "extract", "--run", "1", "-o", "-", "--force")
@@ -127,11 +138,10 @@ def test_a_project_with_both_repositories_says_so_and_reads_either(tmp_path: Pat
     """QA: a project moving from testr to stestr has both; `runs` showed the stestr one without a
     word, 'extract --run 1' of a testr run said the run did not exist, and '--repo .testrepository'
     was refused."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
+    suite = stored(tmp_path)  # stestr run 0
     run([tool("testr"), "init"], suite)
     run([tool("testr"), "run"], suite)
     run([tool("testr"), "run"], suite)  # testr runs 0 and 1
-    stestr_run(suite)  # stestr run 0
     listed = isolate(suite, "runs")
     assert listed.returncode == 0, listed.stderr
     assert f"this project also has .testrepository (--repo {suite / '.testrepository'} lists its runs)" in listed.stderr
@@ -232,9 +242,8 @@ def test_runs_joined_newest_first_keep_the_failing_process_whole(polluted: Path,
     """QA: two runs' streams joined newer first (`cat passed.subunit failed.subunit`): the widest
     forward pause then lay inside the failing run, whose first half was cut off with the
     polluter. Time running backwards between two tests is where the second process begins."""
-    suite = fresh(polluted, tmp_path)
-    assert stestr_run(suite, "--serial").returncode == 1  # one worker: the two runs share its tag
-    [victim] = failing_ids(suite)
+    suite = stored(tmp_path, "--serial", before=((),))  # then a serial run that failed the victim
+    [victim] = failing_ids(suite)  # one worker: the two runs below share its tag
     failed = run([tool("stestr"), "last", "--subunit"], suite).stdout
     polluter = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
     assert stestr_run(suite, "--serial", "--exclude-regex", "test_set_default_currency").returncode == 0
@@ -458,15 +467,36 @@ def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None
     assert "process-returncode" not in proc.stdout
 
 
-def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> None:
-    import sys
+XDIST_RUN = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2", "--dist", "loadfile",
+             "--isolate-record", "rec", "-p", "replay", "--replay-record-dir", "replay"]
 
-    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+
+def xdist_recorded(dest: Path) -> tuple[Path, bytes, int]:
+    """A copy in `dest` of pytest_flaky_xdist after one real `pytest XDIST_RUN` at pollution rate 1
+    (the victim fails): both recordings of it, isolate's in rec/ and pytest-replay's in replay/; and
+    that pytest's output and exit status. The run is made once per session, in the folder where
+    conftest.recording() keeps its stestr runs, and copied: the tests only read the recordings."""
+    key = "xdist-" + hashlib.sha256(json.dumps(XDIST_RUN).encode()).hexdigest()[:16]
+    made = _RECORDINGS[0] / key
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{made}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (made / "done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            suite = copy_suite("pytest_flaky_xdist", made)
+            proc = run([sys.executable, "-m", "pytest", *XDIST_RUN], suite, SAMPLE_POLLUTION_RATE="1")
+            (made / "stdout").write_bytes(proc.stdout)
+            (made / "returncode").write_text(str(proc.returncode))
+            (made / "done").touch()
+    suite = dest / "pytest_flaky_xdist"
+    shutil.copytree(made / "pytest_flaky_xdist", suite, ignore=shutil.ignore_patterns("__pycache__"))
+    return suite, (made / "stdout").read_bytes(), int((made / "returncode").read_text())
+
+
+def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> None:
+    suite, stdout, returncode = xdist_recorded(tmp_path)
     victim = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
-    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
-                "--dist", "loadfile", "--isolate-record", "rec", "-p", "replay", "--replay-record-dir", "replay"],
-               suite, SAMPLE_POLLUTION_RATE="1")
-    assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+    assert returncode == 1, stdout.decode()[-2000:]
     worker = next(tag for tag in ("gw0", "gw1") if victim.encode() in (suite / "rec" / f"{tag}.subunit").read_bytes())
     out = isolate(suite, "extract", "--stream", "rec", "--worker", worker, "-o", "-")
     assert out.returncode == 0, out.stderr
@@ -483,14 +513,11 @@ def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> N
 
 def test_one_pytest_replay_file_as_the_stream(tmp_path: Path) -> None:
     """`--stream .pytest-replay-gw1.txt` (one worker's file, not its directory) said it 'holds no
-    subunit test records; pass a stored run, or a file made by stestr last --subunit'."""
-    import sys
-
-    suite = copy_suite("pytest_flaky_xdist", tmp_path)
+    subunit test records; pass a stored run, or a file made by stestr last --subunit'.
+    (The xdist run also recorded into rec/, which this test does not read.)"""
+    suite, stdout, returncode = xdist_recorded(tmp_path)
     victim = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
-    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
-                "--dist", "loadfile", "-p", "replay", "--replay-record-dir", "replay"], suite, SAMPLE_POLLUTION_RATE="1")
-    assert proc.returncode == 1, proc.stdout.decode()[-2000:]
+    assert returncode == 1, stdout.decode()[-2000:]
     worker = next(tag for tag in ("gw0", "gw1") if victim.encode() in (suite / "replay" / f".pytest-replay-{tag}.txt").read_bytes())
     whole = isolate(suite, "extract", "--stream", "replay", "--worker", worker, "-o", "-")
     assert whole.returncode == 0, whole.stderr
@@ -565,8 +592,7 @@ def test_a_victim_that_ran_first_is_called_out(tmp_path: Path) -> None:
 
 def test_a_run_without_a_failure_points_to_the_runs_that_have_one(tmp_path: Path) -> None:
     """QA: 'run 1 has no failing test; pass --test ID' did not say where a failure could be found."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    stestr_run(suite)  # run 0: the victim fails
+    suite = stored(tmp_path)  # run 0: the victim fails
     passing = run([tool("stestr"), "run", "reportgen.tests.core.test_money"], suite)
     assert passing.returncode == 0, passing.stdout
     assert_user_error(isolate(suite, "extract"), "run 1 has no failing test; pick a run with one with --run ID",
