@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, stestr_run, tool
+from conftest import assert_user_error, env, isolate, recording, tool
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 SHORT = "test_header_uses_default_currency"
@@ -27,10 +27,10 @@ SHORT = "test_header_uses_default_currency"
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A suite with a stored run and a hunt that has a journal, queries, steps and a verdict."""
-    suite = copy_suite("deterministic_polluter", tmp_path_factory.mktemp("base"))
-    stestr_run(suite)
-    assert isolate(suite, "extract").returncode == 0
+    """A suite with a stored run and a hunt that has a journal, queries, steps and a verdict.
+    The stored run is conftest.recording()'s (a parallel stestr run, made once per session, in
+    which the victim failed), extracted as `isolate extract` would (the only failure is VICTIM)."""
+    suite = recording("deterministic_polluter", tmp_path_factory.mktemp("base"), VICTIM)
     proc = isolate(suite, "bisect", SHORT, "--max-runs", "3", "--json")
     assert proc.returncode in (0, 5), proc.stderr
     return suite
