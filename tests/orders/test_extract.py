@@ -102,9 +102,9 @@ def test_runs_lists_failures_with_workers(polluted: Path) -> None:
 
 
 def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
-    assert_user_error(isolate(fresh(polluted, tmp_path), "extract", "--run", "-2"),
-                      "only 1 run is stored (0); give -1, or an id")
-    suite = stored(tmp_path / "two", "--serial", before=((),))  # polluted's run 0, and run 1: a single worker-0
+    suite = fresh(polluted, tmp_path)
+    assert_user_error(isolate(suite, "extract", "--run", "-2"), "only 1 run is stored (0); give -1, or an id")
+    stestr_run(suite, "--serial")  # run 1: a single worker-0
     last = isolate(suite, "extract", "--run", "last", "-o", "-", "--force")
     minus_one = isolate(suite, "extract", "--run", "-1", "-o", "-", "--force")
     one = isolate(suite, "extract", "--run", "1", "-o", "-", "--force")
@@ -242,8 +242,9 @@ def test_runs_joined_newest_first_keep_the_failing_process_whole(polluted: Path,
     """QA: two runs' streams joined newer first (`cat passed.subunit failed.subunit`): the widest
     forward pause then lay inside the failing run, whose first half was cut off with the
     polluter. Time running backwards between two tests is where the second process begins."""
-    suite = stored(tmp_path, "--serial", before=((),))  # then a serial run that failed the victim
-    [victim] = failing_ids(suite)  # one worker: the two runs below share its tag
+    suite = fresh(polluted, tmp_path)
+    assert stestr_run(suite, "--serial").returncode == 1  # one worker: the two runs share its tag
+    [victim] = failing_ids(suite)
     failed = run([tool("stestr"), "last", "--subunit"], suite).stdout
     polluter = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
     assert stestr_run(suite, "--serial", "--exclude-regex", "test_set_default_currency").returncode == 0
