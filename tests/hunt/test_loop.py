@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import json
 import re
 import os
+import shutil
 import signal
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool, wait_for_lines
+from conftest import _RECORDINGS, assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 from isolate.hunt.verdict import JOURNAL_BYTES, SETTINGS
 
@@ -49,6 +51,32 @@ RATES = {"SAMPLE_POLLUTION_RATE": "0.5", "SAMPLE_RACE_RATE": "0.3"}
 def recorded(tmp_path: Path, name: str, victim: str) -> Path:
     """A suite whose latest stored stestr run has the victim failing (flaky ones: retried)."""
     return recording(name, tmp_path, victim, before=(), **RATES)
+
+
+def finished(tmp_path: Path) -> Path:
+    """A copy of the DETERMINISTIC suite with a stored stestr run in which its victim failed (as
+    recorded(): the suite has no rates to set) and a finished default hunt that named its culprit.
+    The hunt is made once per test session (as recording() makes its stestr runs, under a lock in
+    the folder the pytest-xdist workers share) and copied, suite and hunt, into `tmp_path`: for
+    tests that start from a finished hunt and read it or change their own copy only (here and in
+    test_verify). The copy's hunt.json and verdict.json still name the shared folder, as those of
+    any hunt copied elsewhere do, and a command that writes the verdict again writes the copy's
+    paths: not for a test that compares verdict.json's bytes across such a command."""
+    name, victim, culprits = DETERMINISTIC
+    made = _RECORDINGS[0] / "finished-deterministic"
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{made}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (made / "done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            made.mkdir()
+            proc = isolate(recording(name, made, victim), "bisect", victim, "--json")
+            assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == culprits, proc.stderr
+            (made / "done").touch()
+    suite = tmp_path / name
+    shutil.copytree(made / name, suite, ignore=shutil.ignore_patterns("__pycache__"))
+    assert json.loads((suite / ".isolate" / hunt_name(victim) / "verdict.json").read_text())["culprits"] == culprits
+    return suite
 
 
 def replay_fails(suite: Path, reproducer: Path) -> bool:
@@ -275,8 +303,7 @@ def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path) -> None:
 
 def test_status_log_and_backtrack(tmp_path: Path) -> None:
     name, victim, [culprit] = DETERMINISTIC
-    suite = recorded(tmp_path, name, victim)
-    assert isolate(suite, "bisect", victim, "-q").returncode == 0
+    suite = finished(tmp_path)  # a finished hunt, as `isolate bisect` leaves it
     status = isolate(suite, "status")
     assert status.returncode == 0, status.stderr
     assert "done: polluter" in status.stdout and culprit in status.stdout

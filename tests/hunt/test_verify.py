@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import math
 import os
 import shlex
-import shutil
 import signal
 import socket
 import subprocess
@@ -15,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import _RECORDINGS, assert_user_error, env, isolate, recording, tool, wait_for_lines
+from conftest import assert_user_error, env, isolate, recording, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
+from test_loop import finished
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 CULPRIT = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
@@ -24,28 +23,10 @@ POLLUTES = '        config.set_default("currency", "EUR")\n'
 
 
 def hunted(tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the sample suite with a finished default hunt that named the culprit: the suite
-    and its hunt. The hunt is made once per test session (as recording() makes its stestr runs,
-    under a lock in the folder the pytest-xdist workers share) and copied, suite and hunt, into
-    `tmp_path`: each test changes its own copy only. (The copy's hunt.json and verdict.json still
-    name the shared folder, as those of any hunt copied elsewhere do; isolate reads the hunt's
-    files where the hunt is.)"""
-    made = _RECORDINGS[0] / "verify-hunted"
-    made.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{made}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (made / "done").exists():
-            shutil.rmtree(made, ignore_errors=True)
-            made.mkdir()
-            suite = recording("deterministic_polluter", made, VICTIM)
-            proc = isolate(suite, "bisect", VICTIM, "--json")
-            assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [CULPRIT], proc.stderr
-            (made / "done").touch()
-    suite = tmp_path / "deterministic_polluter"
-    shutil.copytree(made / "deterministic_polluter", suite, ignore=shutil.ignore_patterns("__pycache__"))
-    hunt = suite / ".isolate" / hunt_name(VICTIM)
-    assert json.loads((hunt / "verdict.json").read_text())["culprits"] == [CULPRIT]
-    return suite, hunt
+    """A copy of the suite with a finished default hunt that named CULPRIT (made once per session
+    and copied: test_loop.finished), and the hunt."""
+    suite = finished(tmp_path)
+    return suite, suite / ".isolate" / hunt_name(VICTIM)
 
 
 def fix(suite: Path) -> None:
