@@ -161,8 +161,9 @@ def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) ->
 
 
 def test_stored_runs_do_not_use_up_max_runs(tmp_path: Path) -> None:
-    """--max-runs caps this hunt's runs; the stored runs it reads as evidence are none of them."""
-    suite = random_runs(tmp_path, 4)
+    """--max-runs caps this hunt's runs; the stored runs it reads as evidence are none of them.
+    (Six stored runs: the ones test_stored_runs_are_evidence... has made; it needs three or more.)"""
+    suite = random_runs(tmp_path, 6)
     proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "2", "--no-fork-server")
     verdict = json.loads(proc.stdout)
     assert verdict["history_runs"] >= 3, verdict
@@ -191,7 +192,7 @@ def test_stored_passes_with_a_test_make_its_failures_flaky_and_start_repeats(tmp
 
 
 def test_a_history_stream_stored_earlier_is_not_read_again_nor_needed_on_resume(tmp_path: Path) -> None:
-    suite = random_runs(tmp_path, 2)
+    suite = random_runs(tmp_path, 6)  # stored runs beside the stream (the ones other tests here made)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     stream = tmp_path / "ci.subunit"  # a run elsewhere (a copy of a stored run is that run: counted once)
     elsewhere = recording("deterministic_polluter", tmp_path / "ci", VICTIM)  # its one stestr run, made once a session
