@@ -272,9 +272,7 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     assert verdict["repeats"]["summary"].startswith("from the first run, each counted by its first execution until the"
                                                     f" check; then {AUTO_K} executions per run (checked: "), verdict
 
-    other = copy_suite("deterministic_polluter", tmp_path / "other")
-    stestr_run(other)
-    assert isolate(other, "extract", "--test", DP_VICTIM).returncode == 0
+    other = recording("deterministic_polluter", tmp_path / "other", DP_VICTIM)  # one stestr run, extracted
     proc = isolate(other, "bisect", DP_VICTIM, "--json", "--no-fork-server", "--jobs", "2")
     assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [DP_CULPRIT], proc.stdout
     made = [len(e.get("executions") or "x") for e in journal(other)]
@@ -306,8 +304,9 @@ def test_ahead_a_run_whose_executions_disagree_starts_the_check_after_the_first_
     passed shows a flaky cause whatever the first executions say, so the check starts with run 3.
     (Read by first executions alone, without stored runs, the wave starts it only when both passed,
     or the shorter list failed and the longer passed: 0.4 of such hunts. Both runs' executions all
-    alike: 4e-5.)"""
-    suite = recording("fails_alone", tmp_path, FA_VICTIM, SAMPLE_RACE_RATE="0.6")
+    alike: 4e-5.) The hunt reads no stored runs: the stored run it is extracted from is the one the
+    other tests here share, made at rate 0.5."""
+    suite = fails_alone(tmp_path)
     proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
                    "--no-history", SAMPLE_RACE_RATE="0.6")
     assert proc.returncode in (3, 5), proc.stderr  # fails-alone, or undecided within 60 runs
@@ -345,13 +344,9 @@ def test_ahead_the_first_wave_runs_the_victim_alone_in_its_idle_time(tmp_path: P
     suite = copy_suite("fails_alone", tmp_path)
     slow = suite / "searchindex" / "tests" / "test_analysis.py"
     slow.write_text("import time\n" + slow.read_text() + SLOW_SETUP)
-    for _ in range(20):  # a serial run: every test before the victim in one worker
-        stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0.5")
-        extracted = isolate(suite, "extract", "--test", FA_VICTIM, "--force")
-        if extracted.returncode == 0 and "did not fail" not in extracted.stderr:
-            break
-    else:
-        raise AssertionError("the victim never failed in 20 serial runs")
+    # a serial run: every test before the victim in one worker; at rate 1 the victim fails in the
+    # first (the hunt reads no stored runs: their rate does not matter)
+    record_failure(suite, FA_VICTIM, "--serial", SAMPLE_RACE_RATE="1")
     # room for the check (executions run ahead only then), and a budget: the first waves are the question
     proc = isolate(suite, "bisect", FA_VICTIM, "--jobs", "4", "--max-runs", str(AUTO_AFTER + AUTO_ROOM), "--time-budget",
                    "15s", "--json", "--no-history", "--no-fork-server", SAMPLE_RACE_RATE="0.05")
@@ -466,7 +461,9 @@ def test_many_stored_runs_do_not_keep_repeats_from_starting_and_stay_evidence(tm
     suite = copy_suite("fails_alone", tmp_path)
     for _ in range(HISTORY_MOST):  # serial: one process less per run; these need no partitions
         stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0.5")
-    record_failure(suite, FA_VICTIM, SAMPLE_RACE_RATE="0.5")
+    # the run the hunt is extracted from: at rate 1 the victim fails in the first (alone: the sample's
+    # other tests pass at any rate), where at 0.5 a parallel run failed it about 1 time in 4
+    record_failure(suite, FA_VICTIM, SAMPLE_RACE_RATE="1")
     proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM + 3), "--json",
                    "--no-fork-server", "--jobs", "2", SAMPLE_RACE_RATE="0")
     assert proc.returncode in (4, 5), proc.stderr  # never reproduced now: not-reproduced, or undecided
