@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,17 +103,14 @@ def recording(name: str, dest: Path, victim: str, *args: str, before: tuple[tupl
     folder the pytest-xdist workers share, and copied: they are most of such a test's set-up, and
     a hunt reads its stored runs, never writes them. The extract is the copy's own."""
     key = hashlib.sha256(json.dumps([name, victim, args, before, sorted(extra.items())]).encode()).hexdigest()[:16]
-    made = _RECORDINGS[0] / key
-    made.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{made}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (made / "done").exists():
-            shutil.rmtree(made, ignore_errors=True)
-            suite = copy_suite(name, made)
-            for earlier in before:
-                stestr_run(suite, *earlier, **extra)
-            record_failure(suite, victim, *args, **extra)
-            (made / "done").touch()
+
+    def make(folder: Path) -> None:
+        suite = copy_suite(name, folder)
+        for earlier in before:
+            stestr_run(suite, *earlier, **extra)
+        record_failure(suite, victim, *args, **extra)
+
+    made = made_once(key, make)
     suite = dest / name
     shutil.copytree(made / name, suite, ignore=shutil.ignore_patterns(".isolate", "__pycache__"))
     extracted = isolate(suite, "extract", "--test", victim)
@@ -120,7 +118,24 @@ def recording(name: str, dest: Path, victim: str, *args: str, before: tuple[tupl
     return suite
 
 
-_RECORDINGS: list[Path] = []  # where recording() keeps its stestr runs: set for the session below
+def made_once(key: str, make: Callable[[Path], None]) -> Path:
+    """The folder that `make` fills, made once per test session for `key` (in the folder the
+    pytest-xdist workers share, under a lock: the first test to ask makes it, the others wait).
+    What tests only read (stored runs, recordings, a finished hunt) is made so and copied into
+    each test's own folder; a test changes its copy, never this folder."""
+    made = _RECORDINGS[0] / key
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{made}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not Path(f"{made}.done").exists():
+            shutil.rmtree(made, ignore_errors=True)
+            made.mkdir()
+            make(made)
+            Path(f"{made}.done").touch()
+    return made
+
+
+_RECORDINGS: list[Path] = []  # where made_once() keeps what it makes: set for the session below
 
 
 @pytest.fixture(scope="session", autouse=True)

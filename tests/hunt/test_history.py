@@ -3,15 +3,13 @@ in some runs and not in others), and the hunt's history file read back as observ
 
 from __future__ import annotations
 
-import fcntl
 import json
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-import conftest
-from conftest import assert_user_error, copy_suite, isolate, recording, run, stestr_run, tool
+from conftest import assert_user_error, copy_suite, isolate, made_once, recording, run, stestr_run, tool
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
 from isolate.hunt.store import Hunt, hunt_name
@@ -30,18 +28,9 @@ def random_runs(tmp_path: Path, runs: int) -> Path:
 
 
 def shared(key: str, dest: Path, make: Callable[[Path], None]) -> Path:
-    """A copy in `dest` of the folder `make` fills: made once per test session (in the folder
-    the pytest-xdist workers share, under a lock, as conftest.recording's stestr runs are), copied
-    for each test, which may then change its copy."""
-    made = conftest._RECORDINGS[0] / f"history-{key}"
-    made.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{made}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not Path(f"{made}.done").exists():
-            shutil.rmtree(made, ignore_errors=True)
-            made.mkdir()
-            make(made)
-            Path(f"{made}.done").touch()
+    """A copy in `dest` of the folder `make` fills, made once per test session
+    (conftest.made_once); the test may then change its copy."""
+    made = made_once(f"history-{key}", make)
     shutil.copytree(made, dest, ignore=shutil.ignore_patterns(".isolate", "__pycache__"), dirs_exist_ok=True)
     return dest
 

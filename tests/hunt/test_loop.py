@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import json
 import re
 import os
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import _RECORDINGS, assert_user_error, copy_suite, env, isolate, recording, stestr_run, tool, wait_for_lines
+from conftest import assert_user_error, copy_suite, env, isolate, made_once, recording, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 from isolate.hunt.verdict import JOURNAL_BYTES, SETTINGS
 
@@ -63,16 +62,12 @@ def finished(tmp_path: Path) -> Path:
     any hunt copied elsewhere do, and a command that writes the verdict again writes the copy's
     paths: not for a test that compares verdict.json's bytes across such a command."""
     name, victim, culprits = DETERMINISTIC
-    made = _RECORDINGS[0] / "finished-deterministic"
-    made.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{made}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (made / "done").exists():
-            shutil.rmtree(made, ignore_errors=True)
-            made.mkdir()
-            proc = isolate(recording(name, made, victim), "bisect", victim, "--json")
-            assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == culprits, proc.stderr
-            (made / "done").touch()
+
+    def make(folder: Path) -> None:
+        proc = isolate(recording(name, folder, victim), "bisect", victim, "--json")
+        assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == culprits, proc.stderr
+
+    made = made_once("finished-deterministic", make)
     suite = tmp_path / name
     shutil.copytree(made / name, suite, ignore=shutil.ignore_patterns("__pycache__"))
     assert json.loads((suite / ".isolate" / hunt_name(victim) / "verdict.json").read_text())["culprits"] == culprits

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import io
 import json
@@ -14,7 +13,7 @@ import pytest
 import subunit
 import testtools
 
-from conftest import _RECORDINGS, assert_user_error, copy_suite, isolate, recording, run, stestr_run, tool
+from conftest import assert_user_error, copy_suite, isolate, made_once, recording, run, stestr_run, tool
 from isolate.hunt.store import hunt_name
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
@@ -478,17 +477,14 @@ def xdist_recorded(dest: Path) -> tuple[Path, bytes, int]:
     that pytest's output and exit status. The run is made once per session, in the folder where
     conftest.recording() keeps its stestr runs, and copied: the tests only read the recordings."""
     key = "xdist-" + hashlib.sha256(json.dumps(XDIST_RUN).encode()).hexdigest()[:16]
-    made = _RECORDINGS[0] / key
-    made.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{made}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (made / "done").exists():
-            shutil.rmtree(made, ignore_errors=True)
-            suite = copy_suite("pytest_flaky_xdist", made)
-            proc = run([sys.executable, "-m", "pytest", *XDIST_RUN], suite, SAMPLE_POLLUTION_RATE="1")
-            (made / "stdout").write_bytes(proc.stdout)
-            (made / "returncode").write_text(str(proc.returncode))
-            (made / "done").touch()
+
+    def make(folder: Path) -> None:
+        proc = run([sys.executable, "-m", "pytest", *XDIST_RUN], copy_suite("pytest_flaky_xdist", folder),
+                   SAMPLE_POLLUTION_RATE="1")
+        (folder / "stdout").write_bytes(proc.stdout)
+        (folder / "returncode").write_text(str(proc.returncode))
+
+    made = made_once(key, make)
     suite = dest / "pytest_flaky_xdist"
     shutil.copytree(made / "pytest_flaky_xdist", suite, ignore=shutil.ignore_patterns("__pycache__"))
     return suite, (made / "stdout").read_bytes(), int((made / "returncode").read_text())

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import _RECORDINGS, assert_user_error, copy_suite, isolate, run, tool
+from conftest import assert_user_error, copy_suite, isolate, made_once, run, tool
 
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
@@ -54,16 +53,12 @@ def pytest_recording(name: str, dest: Path) -> tuple[Path, int]:
     these tests and their hunts read the recording, never write it. (Bytecode caches are left out
     of the copy, as recording() leaves them out.)"""
     key = "pytest-" + hashlib.sha256(json.dumps([name, "-q", "--isolate-record", "rec"]).encode()).hexdigest()[:16]
-    made = _RECORDINGS[0] / key
-    made.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{made}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (made / "done").exists():
-            shutil.rmtree(made, ignore_errors=True)
-            suite = copy_suite(name, made)
-            proc = run([tool("pytest"), "-q", "--isolate-record", "rec"], suite)
-            (made / "returncode").write_text(str(proc.returncode))
-            (made / "done").touch()
+
+    def make(folder: Path) -> None:
+        proc = run([tool("pytest"), "-q", "--isolate-record", "rec"], copy_suite(name, folder))
+        (folder / "returncode").write_text(str(proc.returncode))
+
+    made = made_once(key, make)
     suite = dest / name
     shutil.copytree(made / name, suite, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     return suite, int((made / "returncode").read_text())
