@@ -9,7 +9,7 @@ import os
 import random
 import time
 
-COLD_READ_SECONDS = 0.2
+COLD_READ_SECONDS = 0.3
 WARM_READ_SECONDS = 0.001
 DEFAULT_COLD_RATE = float(os.environ.get("SAMPLE_RACE_RATE", "0.05"))
 
