@@ -364,19 +364,19 @@ def mode_text(hunt: Hunt) -> str:
     search = hunt.settings.get("search", {})
     mode = search.get("mode", "auto")
     before = "" if decision is None else f"; before it: {decision['summary']}"
-    entries = read_journal(hunt)[0]
+    if mode == "fresh":
+        return f"fresh (--no-fork-server{before})"
+    if mode != "fork" and decision is None and search.get("strategy") == "manual":
+        return "fresh (--strategy manual runs fresh processes, as by hand)"
+    entries = read_journal(hunt)[0]  # read only where the answer depends on the runs
     on_dask = sum(entry.executor is not None for entry in entries)
     # QA: a hunt begun with --fork-server and resumed on a cluster was said to run forks
     fresh_there = (f" ({counted(on_dask, 'run')} on Dask workers ran fresh processes: they run no fork server)"
                    if on_dask else "")
     if mode == "fork":
         return f"fork (--fork-server{before}){fresh_there}"
-    if mode == "fresh":
-        return f"fresh (--no-fork-server{before})"
     if decision is not None:
         return str(decision["summary"]) + (fresh_there if decision["mode"] == "fork" else "")
-    if search.get("strategy") == "manual":
-        return "fresh (--strategy manual runs fresh processes, as by hand)"
     if on_dask:  # the fork check never runs on a Dask cluster (its workers run fresh processes only)
         return (f"fresh (automatic: {counted(on_dask, 'run')} on Dask workers, which run fresh processes only;"
                 " the fork check runs only in a session without --scheduler)")
