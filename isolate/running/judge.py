@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.orders.stream import FINAL, AfterEnd
+from isolate.orders.v2_reader import Damage, events
 from isolate.running.signature import signature_from_traceback, signatures_match
 from isolate.words import seconds as duration
 
@@ -90,32 +91,30 @@ def read_stream(path: Path) -> list[_Occurrence]:
     ``traceback`` and ``traceback-1``). The events after the first are dropped
     (isolate.orders.stream.AfterEnd, as for stored runs): the occurrence keeps the test's own
     error, and only ``inprogress`` starts another execution (the victim repeated)."""
-    from subunit import ByteStreamToStreamResult
-    from testtools import StreamResult
-
     occurrences: list[_Occurrence] = []
     open_by_id: dict[str, _Occurrence] = {}
     after_end = AfterEnd()
 
-    class Recorder(StreamResult):
-        def status(  # type: ignore[override]  # testtools passes everything by keyword
-            self, test_id: str | None = None, test_status: str | None = None, **kw: Any
-        ) -> None:
-            if test_id is None or test_status == "exists" or after_end.drops(test_id, test_status):
-                return
-            occ = open_by_id.get(test_id)
-            if occ is None or test_status == "inprogress" and occ.status != "inprogress":
-                occ = open_by_id[test_id] = _Occurrence(test_id)
-                occurrences.append(occ)
-            if kw.get("file_name") and kw.get("file_bytes"):
-                occ.files.setdefault(kw["file_name"], bytearray()).extend(kw["file_bytes"])
-            if test_status and test_status != "inprogress":
-                occ.status = test_status
-                if test_status in FINAL:
-                    open_by_id.pop(test_id, None)
+    def status(test_id: str | None, test_status: str | None, file_name: str | None = None,
+               file_bytes: bytes | None = None) -> None:
+        if test_id is None or test_status == "exists" or after_end.drops(test_id, test_status):
+            return
+        occ = open_by_id.get(test_id)
+        if occ is None or test_status == "inprogress" and occ.status != "inprogress":
+            occ = open_by_id[test_id] = _Occurrence(test_id)
+            occurrences.append(occ)
+        if file_name and file_bytes:
+            occ.files.setdefault(file_name, bytearray()).extend(file_bytes)
+        if test_status and test_status != "inprogress":
+            occ.status = test_status
+            if test_status in FINAL:
+                open_by_id.pop(test_id, None)
 
-    with open(path, "rb") as stream:
-        ByteStreamToStreamResult(stream, non_subunit_name=None).run(Recorder())
+    for event in events(path.read_bytes()):
+        if isinstance(event, Damage):  # as subunit's parser reports it: a failed test of its own
+            status(_PARSER_ID, "fail", "Parser Error", event.reason.encode())
+        else:
+            status(event.test_id, event.test_status, event.file_name, event.file_bytes)
     return occurrences
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import unittest
+from pathlib import Path
 
 import subunit
 import testtools
@@ -280,3 +281,132 @@ def test_v2_a_test_that_failed_twice_is_one_record() -> None:
         ("test_twice", "fail"), ("test_after", "fail"), ("test_twice", "fail")]
     assert "ValueError: in the test" in records[0].details and "OSError" not in records[0].details
     assert warnings == []
+
+
+# -- v2 read without subunit: what the stock parser and testtools' StreamToDict read -------------
+
+def stock_v2(data: bytes) -> tuple[list[Record], list[str]]:
+    """The v2 reader isolate had before isolate.orders.v2_reader: subunit's parser into testtools'
+    StreamToDict, its damage told by the parser's errors. The reference the reader is held to."""
+    import tempfile
+    from typing import Any
+
+    from isolate.orders.stream import FAILING, AfterEnd, _iso
+    from isolate.words import counted, noun
+
+    records: list[Record] = []
+    parser_errors: list[str] = []
+    cut_tests: list[str] = []
+    last = ""
+
+    def on_test(test: dict) -> None:  # type: ignore[type-arg]
+        nonlocal last
+        status = test["status"]
+        if status == "exists":
+            return
+        details = test["details"]
+        if test["id"] == "subunit.parser":
+            error = details.get("Parser Error")
+            parser_errors.append(error.as_text() if error is not None else "")
+            return
+        cut = status in ("inprogress", None)
+        if cut:
+            cut_tests.append(test["id"])
+            status = "fail"
+        else:
+            last = test["id"]
+        text = "\n".join(c.as_text() for c in details.values() if c.content_type.type == "text") \
+            if status in FAILING else ""
+        stamps = test["timestamps"]
+        records.append(Record(test["id"], status, frozenset(test["tags"]), _iso(stamps[0]), _iso(stamps[1]), text, cut))
+
+    to_dict = testtools.StreamToDict(on_test)  # type: ignore[arg-type]
+    after_end = AfterEnd()
+
+    class Dropped(testtools.StreamResult):
+        def status(self, **kw: Any) -> None:  # type: ignore[override]
+            if not after_end.drops(kw.get("test_id"), kw.get("test_status")):
+                to_dict.status(**kw)
+
+    to_dict.startTestRun()
+    with tempfile.TemporaryFile() as fp:
+        fp.write(data)
+        fp.seek(0)
+        subunit.ByteStreamToStreamResult(fp, non_subunit_name="stdout").run(Dropped())
+    to_dict.stopTestRun()
+    complete = len(records) - len(cut_tests)
+    cut = bool(parser_errors) and parser_errors[-1].startswith("Short read")
+    corrupt = parser_errors[:-1] if cut else parser_errors
+    warnings = ["the v2 stream is corrupt after the last complete test; kept the tests before it"] if corrupt else []
+    after = f" after its {counted(complete, 'complete test')} (the last {last})" if last else " before any test ended"
+    started = (f"; {', '.join(cut_tests)} had started, {noun(len(cut_tests), 'its', 'their')} outcome lost:"
+               f" counted as failed" if cut_tests else "")
+    if cut:
+        warnings.append(f"the stream is cut short in the middle of a record{after}: its order is usable up to the cut"
+                        f"{started}")
+    elif cut_tests:
+        warnings.append(f"stream ends in the middle of test {', '.join(cut_tests)}: the run was cut short;"
+                        " counted it as failed")
+    return records, warnings
+
+
+def odd_v2_stream() -> bytes:
+    """What real runners write besides the plain case: two workers' route codes running one id,
+    a test with only a file (status "unknown"), tags changed mid-test, files of every kind of MIME
+    type (none, malformed, Latin-1, a quoted charset, binary), prints between packets, a test cut."""
+    import datetime as dt
+
+    out = io.BytesIO()
+    s = subunit.StreamResultToBytes(out)
+    at = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.timezone.utc)
+    s.status(test_id="a", test_status="inprogress", route_code="0", timestamp=at, test_tags={"worker-0"})
+    s.status(test_id="a", test_status="inprogress", route_code="1", timestamp=at, test_tags={"worker-1"})
+    out.write("print café ³\n".encode())
+    s.status(test_id="a", file_name="traceback", file_bytes=b"boom \xe9", mime_type="text/plain; charset=latin-1",
+             route_code="1")
+    s.status(test_id="a", file_name="bin", file_bytes=b"\x00\xff", mime_type="application/octet-stream", route_code="1")
+    s.status(test_id="a", file_name="odd", file_bytes=b"odd \xe9", mime_type="garbage", route_code="1")
+    s.status(test_id="a", file_name="none", file_bytes=b"no type", route_code="1")
+    s.status(test_id="a", file_name="q", file_bytes="ünï".encode(), mime_type='text/x-traceback; charset="utf8"',
+             route_code="1", test_tags={"worker-1", "late"})
+    s.status(test_id="a", test_status="fail", route_code="1", timestamp=at + dt.timedelta(seconds=2))
+    s.status(test_id="a", test_status="success", route_code="0", timestamp=at + dt.timedelta(seconds=3))
+    s.status(test_id="files-only", file_name="stdout", file_bytes=b"hi", mime_type="text/plain")
+    s.status(test_id="b", test_status="exists")
+    s.status(test_id="b", test_status="inprogress", timestamp=at)
+    s.status(test_id="b", test_status="xfail", timestamp=at)
+    s.status(test_id="c", test_status="inprogress", timestamp=at)
+    s.status(test_id="d", test_status="inprogress", timestamp=at)
+    return out.getvalue()
+
+
+def test_v2_reads_as_subunit_and_testtools_read_it_whole_and_cut_anywhere() -> None:
+    for data in (v2_stream(), v2_stream(b"Running tests...\n"), odd_v2_stream()):
+        full = stock_v2(data)
+        assert mine(data) == full
+        for end in range(len(data)):
+            assert mine(data[:end]) == stock_v2(data[:end]), end
+    records, warnings = mine(odd_v2_stream())
+    # route 0's "a" ends after route 1's: dropped as a second end of "a" (AfterEnd), so it never ends
+    assert [(r.id, r.status) for r in records] == [("a", "fail"), ("b", "xfail"), ("d", "fail"), ("c", "fail"),
+                                                   ("files-only", "unknown"), ("a", "fail")]
+    assert records[0].details == "boom é\nodd é\nünï" and records[0].tags == {"worker-1", "late"}
+    assert warnings == ["stream ends in the middle of test d, c, a: the run was cut short; counted it as failed"]
+
+
+def test_a_real_runners_stream_reads_as_subunit_and_testtools_read_it(tmp_path: Path) -> None:
+    """What a stestr worker writes (subunit.run, testtools' writer), on a sample suite with a
+    failure: read whole, and cut at 300 points."""
+    import subprocess
+    import sys
+
+    from conftest import copy_suite
+
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    data = subprocess.run([sys.executable, "-m", "subunit.run", "discover", "-t", ".", "reportgen"], cwd=suite,
+                          capture_output=True, check=True).stdout
+    records, warnings = mine(data)
+    assert (records, warnings) == stock_v2(data) and len(records) > 100 and not warnings
+    assert any(r.status == "fail" and "expected default 'USD'" in r.details for r in records)
+    for end in range(0, len(data), max(1, len(data) // 300)):
+        assert mine(data[:end]) == stock_v2(data[:end]), end
