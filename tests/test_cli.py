@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import re
 import stat
@@ -80,7 +81,8 @@ def test_plan_of_a_hunt_takes_its_size_durations_and_measured_start_up(tmp_path:
 
 def test_plan_of_a_hunt_estimates_the_rate_from_its_stored_runs(tmp_path: Path) -> None:
     """`plan TEST` asked for --rate although the repository's runs say how often the victim
-    fails (QA). The run extracted from counts as a failure; runs of the victim alone pass here."""
+    fails (QA). The run extracted from counts as a failure; runs of the victim alone pass here.
+    The project moved elsewhere reads the same runs."""
     victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
     suite = recording("deterministic_polluter", tmp_path, victim)
     for _ in range(3):
@@ -94,6 +96,14 @@ def test_plan_of_a_hunt_estimates_the_rate_from_its_stored_runs(tmp_path: Path) 
     given = isolate(suite, "plan", "test_header", "--rate", "0.5", "--json")
     assert json.loads(given.stdout)["rate"] == 0.5 and "failed in" not in given.stderr  # --rate wins
     assert not (next((suite / ".isolate").iterdir()) / "history.jsonl").exists()  # plan reads, writes nothing
+    # hunt.json named the repository by absolute path: a project moved (or copied) with its .isolate
+    # read the original's stored runs, or none once the original was gone
+    hunt = next((suite / ".isolate").iterdir())
+    assert json.loads((hunt / "hunt.json").read_text())["source"]["repository"] == ".stestr"
+    moved = shutil.move(suite, tmp_path / "moved")
+    proc = isolate(Path(moved), "plan", "test_header", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["rate"] == pytest.approx(0.2), proc.stderr
+    assert "failed in 1 of 5 runs" in proc.stderr, proc.stderr
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")

@@ -116,19 +116,18 @@ def stored_predecessors(hunt: Hunt, skip: set[str], passed_only: bool = False) -
 
 def repository_of(hunt: Hunt) -> Repository | None:
     """The stestr/testr repository the hunt was extracted from, when it still exists."""
-    source = hunt.settings.get("source", {})
-    where = source.get("repository")
-    if not where or not Path(where).is_dir():
+    where = hunt.source_path("repository")
+    if where is None or not where.is_dir():
         return None
-    return Repository(Path(where), str(source.get("kind", "stestr")))
+    return Repository(where, str(hunt.settings.get("source", {}).get("kind", "stestr")))
 
 
 def _stored_run(hunt: Hunt, path: Path) -> int | None:
     """The id of the hunt's repository run that `path` is (`.stestr/3`), else None: the hunt reads
     those runs as "run 3" already, so one given again as a stream would count twice."""
-    where = hunt.settings.get("source", {}).get("repository")
+    where = hunt.source_path("repository")
     resolved = path.resolve()
-    if not where or not resolved.name.isdigit() or resolved.parent != Path(where).resolve():
+    if where is None or not resolved.name.isdigit() or resolved.parent != where.resolve():
         return None
     return int(resolved.name)
 
@@ -136,10 +135,10 @@ def _stored_run(hunt: Hunt, path: Path) -> int | None:
 def _holds_extracted(hunt: Hunt, path: Path) -> bool:
     """Whether `path` reads the stream the hunt was extracted from: that stream, a file of the
     recording directory it was (`rec/gw1.subunit` of `rec`), or the directory holding it."""
-    extracted = hunt.settings.get("source", {}).get("stream")
-    if extracted is None or extracted == "-":
+    origin = hunt.source_path("stream")
+    if origin is None:
         return False
-    resolved, origin = path.resolve(), Path(extracted)
+    resolved, origin = path.resolve(), origin.resolve()
     return resolved == origin or resolved.parent == origin or (resolved.is_dir() and origin.parent == resolved)
 
 
@@ -162,8 +161,8 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
             raise UserError(f"--history {given} is run {stored} of the hunt's own repository, whose stored runs the"
                             " hunt reads already (it would count twice); drop it (--history-since RUN chooses"
                             " from which run on they count)")
-        where = hunt.settings.get("source", {}).get("repository")
-        if where and path.resolve() == Path(where).resolve():
+        where = hunt.source_path("repository")
+        if where is not None and path.resolve() == where.resolve():
             raise UserError(f"--history {given} is the hunt's own repository, whose stored runs the hunt reads"
                             " already; drop it (--history-since RUN chooses from which run on they count)")
         try:  # a file that is no subunit stream was stored and read as no runs, without a word
@@ -292,12 +291,11 @@ def judged(hunt: Hunt) -> Callable[[Past], bool | None]:
 def _extracted_start(hunt: Hunt, repository: Repository | None) -> set[float]:
     """When the victim started in the run the hunt was extracted from (empty when that run is
     gone, or its stream has no timestamps): a copy of it given as --history is no evidence."""
-    source = hunt.settings.get("source", {})
-    run, stream = source.get("run"), source.get("stream")
+    run, stream = hunt.settings.get("source", {}).get("run"), hunt.source_path("stream")
     if repository is not None and isinstance(run, int) and run in repository.run_ids():
         pasts = _victim_in(hunt.victim, repository.run_path(run), f"run {run}")
-    elif isinstance(stream, str) and stream != "-" and Path(stream).exists():
-        pasts = _victim_in(hunt.victim, Path(stream), stream)
+    elif stream is not None and stream.exists():
+        pasts = _victim_in(hunt.victim, stream, str(stream))
     else:
         return set()
     return {p.at for p in pasts if p.at is not None}

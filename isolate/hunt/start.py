@@ -12,7 +12,8 @@ from typing import Any, BinaryIO
 
 from isolate.errors import UserError
 from isolate.hunt.lock import Lock
-from isolate.hunt.store import Hunt, all_hunts, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir
+from isolate.hunt.store import (Hunt, all_hunts, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir,
+                                 source_paths)
 from isolate.orders.extract import (
     UNTAGGED,
     Extraction,
@@ -75,7 +76,7 @@ def extract_to_hunt(
     path = hunt_dir(root, result.victim)
     make_hunt_dir(path)
     with Lock(path, warnings.append):  # a running hunt of this test refuses, before anything is written
-        hunt = create_hunt(root, result.victim, order, result.failure, origin, force, durations)
+        hunt = create_hunt(root, result.victim, order, result.failure, source_paths(origin, root), force, durations)
     step = hunt.step_path(0)
     shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
     who = f"{label} (no worker tags)" if result.worker == UNTAGGED else f"{result.worker} of {label}"

@@ -76,6 +76,34 @@ class Hunt:
     def step_path(self, step: int) -> Path:
         return self.path / f"step-{step:03d}.txt"
 
+    @property
+    def root(self) -> Path:
+        """The project's root: the folder holding `.isolate/`."""
+        return self.path.parent.parent
+
+    def source_path(self, key: str) -> Path | None:
+        """Where the hunt's source `key` ("repository", "stream") is: kept relative to the project
+        when it lies inside it (source_paths), so that a project copied or moved with its `.isolate`
+        reads its own stored runs, not the original's. None when there is none, or it was stdin."""
+        where = self.settings.get("source", {}).get(key)
+        if not isinstance(where, str) or not where or where == "-":
+            return None
+        path = Path(where)
+        return path if path.is_absolute() else self.root / path
+
+
+def source_paths(source: dict[str, Any], root: Path) -> dict[str, Any]:
+    """`source` with its repository and stream relative to the project `root` where they lie
+    inside it (Hunt.source_path reads them)."""
+    kept = dict(source)
+    for key in ("repository", "stream"):
+        where = kept.get(key)
+        if isinstance(where, str) and where != "-" and Path(where).is_absolute():
+            path, base = Path(where).resolve(), root.resolve()
+            if path.is_relative_to(base) and path != base:
+                kept[key] = path.relative_to(base).as_posix()
+    return kept
+
 
 def create_hunt(
     root: Path,
@@ -177,7 +205,8 @@ def _differs(path: Path, order: tuple[str, ...], failure: str, source: dict[str,
             changed.append("an order")
         if (path / "failure.txt").read_text(encoding="utf8") != failure:
             changed.append("a recorded failure")
-        if json.loads((path / "hunt.json").read_text(encoding="utf8")).get("source") != source:
+        stored = json.loads((path / "hunt.json").read_text(encoding="utf8")).get("source")
+        if source_paths(stored, path.parent.parent) != source:  # an older hunt.json's absolute paths read alike
             changed.append("a source")
     except (OSError, ValueError, AttributeError):
         return "files"  # missing or unreadable: not the same hunt for sure
