@@ -81,12 +81,20 @@ def replay_fails(suite: Path, reproducer: Path) -> bool:
     return outcomes["fail"] + outcomes["crash"] > 0
 
 
-@pytest.mark.parametrize("case", [DETERMINISTIC, PAIR, CRASH, DISK, FLAKY],
+# Hunts whose subject is the search, the verdict, the journal or the words fork from the start
+# (--fork-server: half the CPU of fresh runs); the runner's own tests (crashes, kills, files on
+# disk, the fork check) and one hunt of each sample suite keep the default mode.
+FORK = ("--fork-server",)
+
+
+# pair, crash and disk: their default-mode hunt; deterministic's is finished()'s, flaky's the kill
+# and Ctrl-C tests' (both resumed to the verdict)
+@pytest.mark.parametrize("case, mode", [(DETERMINISTIC, FORK), (PAIR, ()), (CRASH, ()), (DISK, ()), (FLAKY, FORK)],
                          ids=["deterministic", "pair", "crash", "disk", "flaky"])
-def test_names_the_polluters(tmp_path: Path, case: tuple[str, str, list[str]]) -> None:
+def test_names_the_polluters(tmp_path: Path, case: tuple[str, str, list[str]], mode: tuple[str, ...]) -> None:
     name, victim, culprits = case
     suite = recorded(tmp_path, name, victim)
-    proc = isolate(suite, "bisect", victim, "--json", **RATES)
+    proc = isolate(suite, "bisect", victim, "--json", *mode, **RATES)
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "polluter"
@@ -105,7 +113,7 @@ def test_fails_on_its_own(tmp_path: Path) -> None:
     suite = recorded(tmp_path, name, victim)
     # a verdict at 0.99 may be wrong 1 time in 100 by design (one CI run in about 40 named a
     # polluter here); at 0.999 this test fails that way about 1 time in 1,000
-    proc = isolate(suite, "bisect", victim, "--json", "--confidence", "0.999", **RATES)
+    proc = isolate(suite, "bisect", victim, "--json", "--confidence", "0.999", *FORK, **RATES)
     assert proc.returncode == 3, proc.stdout
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "fails-alone" and verdict["culprits"] == []
@@ -134,7 +142,7 @@ def test_fails_on_its_own(tmp_path: Path) -> None:
 def test_a_finding_is_said_while_hunting(tmp_path: Path) -> None:
     name, victim, _ = ALONE
     suite = recorded(tmp_path, name, victim)
-    proc = isolate(suite, "bisect", victim, **RATES)
+    proc = isolate(suite, "bisect", victim, **RATES)  # fails_alone's default-mode hunt
     assert proc.returncode == 3, proc.stderr
     said = [line for line in proc.stderr.splitlines() if line.startswith("isolate: finding: fails on its own:")]
     assert len(said) == 1, proc.stderr
@@ -143,7 +151,7 @@ def test_a_finding_is_said_while_hunting(tmp_path: Path) -> None:
 def test_text_report_and_manual_strategy(tmp_path: Path) -> None:
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    proc = isolate(suite, "bisect", victim.rsplit(".", 1)[1], "--strategy", "manual", "--jobs", "1")
+    proc = isolate(suite, "bisect", victim.rsplit(".", 1)[1], "--strategy", "manual", "--jobs", "1", *FORK)
     assert proc.returncode == 0, proc.stderr
     assert "polluted by an earlier test" in proc.stdout
     assert culprit in proc.stdout
@@ -159,7 +167,7 @@ def test_another_strategy_does_not_overwrite_a_finished_hunts_verdict(tmp_path: 
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
     hunt = suite / ".isolate" / hunt_name(victim)
-    done = isolate(suite, "bisect", victim)
+    done = isolate(suite, "bisect", victim, *FORK)
     assert done.returncode == 0 and culprit in done.stdout, done.stderr
     kept = {f: (hunt / f).read_bytes() for f in ("verdict.json", "hunt.json", "journal.jsonl")}
     for strategy in ("manual", "single"):
@@ -172,7 +180,7 @@ def test_another_strategy_does_not_overwrite_a_finished_hunts_verdict(tmp_path: 
     assert (again.returncode, again.stdout) == (0, done.stdout), again.stderr
     # a hunt of its own for the comparison: this one, verdict and all, is set aside
     assert isolate(suite, "extract", "--test", victim, "--force").returncode == 0
-    manual = isolate(suite, "bisect", victim, "--strategy", "manual", "--json")
+    manual = isolate(suite, "bisect", victim, "--strategy", "manual", "--json", *FORK)
     assert manual.returncode == 0 and json.loads(manual.stdout)["culprits"] == [culprit], manual.stderr
     [aside] = hunt.glob("replaced-*")
     assert (aside / "verdict.json").read_bytes() == kept["verdict.json"]
@@ -248,7 +256,7 @@ def test_counts_of_one_read_as_one_in_progress_and_verdict(tmp_path: Path) -> No
     (one / "l.txt").write_text(f"{DETERMINISTIC[2][0]}\n{victim}\n")
     stestr_run(one, "--serial", "--load-list", "l.txt")
     assert isolate(one, "extract").returncode == 0
-    proc = isolate(one, "bisect", victim, "--jobs", "1")
+    proc = isolate(one, "bisect", victim, "--jobs", "1", *FORK)
     assert proc.returncode == 0, proc.stderr
     assert f"the one suspect, {DETERMINISTIC[2][0]}, before the victim" in proc.stderr, proc.stderr
     assert "full list: its 1" not in proc.stderr, proc.stderr
@@ -364,7 +372,7 @@ def test_corrupt_journal_line_is_skipped(tmp_path: Path) -> None:
     (hunt / "journal.jsonl").write_text(
         '{"step": 0, "outcome": "fail", "reproduced": true, "seconds": 0.3}\n{"step": 0, "outc\n'
     )
-    proc = isolate(suite, "bisect", victim, "--json")
+    proc = isolate(suite, "bisect", victim, "--json", *FORK)
     assert proc.returncode == 0, proc.stderr
     assert "skipped corrupt line 2" in proc.stderr
     assert json.loads(proc.stdout)["culprits"] == [culprit]
@@ -377,7 +385,7 @@ def test_verdict_survives_a_copy_and_touch_but_not_new_runs(tmp_path: Path) -> N
 
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    done = isolate(suite, "bisect", victim, "--json")
+    done = isolate(suite, "bisect", victim, "--json", *FORK)
     assert done.returncode == 0, done.stderr
     journal = suite / ".isolate" / hunt_name(victim) / "journal.jsonl"
     later = journal.stat().st_mtime + 100
@@ -419,7 +427,7 @@ def test_a_finished_hunt_shows_its_verdict_and_writes_nothing(tmp_path: Path) ->
     it runs (and so must write)."""
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    done = isolate(suite, "bisect", victim, "--max-runs", "400")
+    done = isolate(suite, "bisect", victim, "--max-runs", "400", *FORK)  # (the mode is kept for the calls below)
     assert done.returncode == 0, done.stderr
     hunt = suite / ".isolate" / hunt_name(victim)
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in hunt.iterdir()}
@@ -469,7 +477,7 @@ def test_lock_of_a_reused_pid_is_taken_over(tmp_path: Path) -> None:
                      f"{other.pid} {socket.gethostname()} {boot}\n"):  # an older lock: 'sleep' is no isolate
             (hunt / "lock").write_text(lock)
             assert "running" not in isolate(suite, "status", victim).stdout.splitlines()[1]
-            proc = isolate(suite, "bisect", victim, "--json")
+            proc = isolate(suite, "bisect", victim, "--json", *FORK)  # the first hunts; the second shows its verdict
             assert proc.returncode == 0, proc.stderr
             assert json.loads(proc.stdout)["culprits"] == [culprit]
             # QA: it said "pid N, which is no longer running" of a pid that was running
@@ -503,17 +511,17 @@ def test_inline_run_and_worker(tmp_path: Path) -> None:
     name, victim, [culprit] = DETERMINISTIC
     suite = copy_suite(name, tmp_path)
     stestr_run(suite)
-    proc = isolate(suite, "bisect", victim, "--run", "last", "--json")
+    proc = isolate(suite, "bisect", victim, "--run", "last", "--json", *FORK)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["culprits"] == [culprit]
 
 
-def _on_terminal(suite: Path, victim: str, **extra: str) -> bytes:
+def _on_terminal(suite: Path, victim: str, *args: str, **extra: str) -> bytes:
     """Run a hunt with stderr on a pseudo-terminal, as a user at a shell sees it."""
     import pty
 
     main_fd, side_fd = pty.openpty()
-    proc = subprocess.Popen([tool("isolate"), "bisect", victim], cwd=suite, env=env(TERM="xterm", **extra),
+    proc = subprocess.Popen([tool("isolate"), "bisect", victim, *args], cwd=suite, env=env(TERM="xterm", **extra),
                             stdout=subprocess.PIPE, stderr=side_fd)
     os.close(side_fd)
     chunks = []
@@ -534,11 +542,11 @@ def _on_terminal(suite: Path, victim: str, **extra: str) -> bytes:
 def test_live_progress_on_a_terminal_and_no_color(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    shown = _on_terminal(suite, victim)
+    shown = _on_terminal(suite, victim, *FORK)
     assert b"\r\x1b[2K" in shown and b"\x1b[1mstep " in shown  # redrawn status line, in bold
     assert b"leading:" in shown
     isolate(suite, "extract", "--test", victim, "--force")
-    plain = _on_terminal(suite, victim, NO_COLOR="1")
+    plain = _on_terminal(suite, victim, *FORK, NO_COLOR="1")
     assert b"\r\x1b[2K" in plain and b"\x1b[1m" not in plain
 
 
@@ -546,7 +554,7 @@ def test_budget_runs_out_then_resume_with_more(tmp_path: Path) -> None:
     """Out of budget: the best answer with its honest confidence (exit 5); more budget continues."""
     name, victim, culprits = FLAKY
     suite = recorded(tmp_path, name, victim)
-    short = isolate(suite, "bisect", victim, "--max-runs", "6", "--json", **RATES)
+    short = isolate(suite, "bisect", victim, "--max-runs", "6", "--json", *FORK, **RATES)  # (kept for the resume)
     assert short.returncode in (4, 5), short.stderr  # 4 when none of the 6 runs reproduced
     first = json.loads(short.stdout)
     assert first["verdict"] in ("undecided", "not-reproduced") and first["runs"] <= 6
@@ -565,7 +573,7 @@ def test_full_disk_stops_with_one_line_keeps_the_evidence_and_resumes(tmp_path: 
     cannot be the link: a bisect reads it first, and /dev/full reads as endless zeros.)"""
     name, victim, culprits = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    first = isolate(suite, "bisect", victim, "--max-runs", "3", "--json")
+    first = isolate(suite, "bisect", victim, "--max-runs", "3", "--json", *FORK)  # (kept for the resumes)
     assert first.returncode == 5, first.stderr  # out of budget, undecided
     hunt = suite / ".isolate" / hunt_name(victim)
     before = {p.name: p.read_bytes() for p in hunt.iterdir() if p.is_file()}
@@ -595,7 +603,7 @@ def test_runs_at_once_are_kept_to_a_quarter_of_max_runs(tmp_path: Path) -> None:
     (confidence 0.12), where --jobs 8 names the polluter: a batch plans its W runs together."""
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
-    proc = isolate(suite, "bisect", victim, "--jobs", "1000", "--max-runs", "30", "--json")
+    proc = isolate(suite, "bisect", victim, "--jobs", "1000", "--max-runs", "30", "--json", *FORK)
     assert "1000 runs at once would spend --max-runs 30 in a wave or two; running 7 at once" in proc.stderr, proc.stderr
     verdict = json.loads(proc.stdout)
     assert proc.returncode == 0 and verdict["culprits"] == [culprit], verdict
