@@ -29,6 +29,10 @@ from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CH
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
 SP_POLLUTER = "tokenstore.tests.test_session.SessionTest.test_login_issues_token"
 FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
+# Hunts whose subject is a setting, a resume or the words fork from the start (--fork-server: half
+# the CPU of fresh runs; a hunt keeps its mode for resumes). Those that count the runs of a hunt
+# in the default mode, the fork check's among them, keep it.
+FORK = "--fork-server"
 
 
 def self_polluter(tmp_path: Path) -> Path:
@@ -163,7 +167,7 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
 
 def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path) -> None:
     suite = self_polluter(tmp_path)
-    first = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--max-runs", "5", "--json")
+    first = isolate(suite, "bisect", SP_VICTIM, "--repeat-victim", "4", "--max-runs", "5", "--json", FORK)
     # the budget ran out within the check; "fails on its own" by K-fold runs whose first
     # executions alone never failed cannot stand, so repeats are off, and on their first
     # executions the victim never failed
@@ -183,7 +187,7 @@ def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path
 
 def test_an_interrupted_check_goes_on_where_it_stopped(tmp_path: Path) -> None:
     suite = fails_alone(tmp_path)
-    first = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "3", "--max-runs", "7", SAMPLE_RACE_RATE="0")
+    first = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "3", "--max-runs", "7", FORK, SAMPLE_RACE_RATE="0")
     assert first.returncode in (4, 5) and not (hunt_dir(suite) / "repeat-check.json").exists(), first.stderr
     resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "30", "--json", SAMPLE_RACE_RATE="0")
     assert resumed.returncode == 4, resumed.stderr  # never fails at rate 0
@@ -399,11 +403,11 @@ def test_repeats_do_not_start_by_themselves_when_told_or_without_room(tmp_path: 
     left once the first runs passed (the check would eat the budget)."""
     suite = fails_alone(tmp_path)
     room = str(AUTO_AFTER + AUTO_ROOM + 3)  # enough for repeats to start, were they not told off
-    told = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--max-runs", room, SAMPLE_RACE_RATE="0")
+    told = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "1", "--max-runs", room, FORK, SAMPLE_RACE_RATE="0")
     assert told.returncode == 4, told.stderr
     assert not (hunt_dir(suite) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(suite))
     other = fails_alone(tmp_path / "other")
-    small = isolate(other, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM - 1), SAMPLE_RACE_RATE="0")
+    small = isolate(other, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM - 1), FORK, SAMPLE_RACE_RATE="0")
     assert small.returncode == 4, small.stderr
     assert not (hunt_dir(other) / "repeat-auto.json").exists() and all("executions" not in e for e in journal(other))
     assert AUTO_AFTER < len(journal(other)) <= AUTO_AFTER + AUTO_ROOM - 1
@@ -544,7 +548,7 @@ def test_fails_alone_says_what_it_left_to_the_prior_and_weak_polluters_runs_for_
     resumes; it runs on when its runs do not yet prove the claim there), and its claim no longer
     needs the proviso."""
     suite = fails_alone(tmp_path)
-    first = isolate(suite, "bisect", FA_VICTIM, "--json", "--no-history", SAMPLE_RACE_RATE="0.5")
+    first = isolate(suite, "bisect", FA_VICTIM, "--json", "--no-history", FORK, SAMPLE_RACE_RATE="0.5")
     assert first.returncode == 3, first.stderr
     before = json.loads(first.stdout)
     assert "--weak-polluters weighs it evenly" in before["stop"], before["stop"]
