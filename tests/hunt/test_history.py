@@ -20,6 +20,9 @@ from isolate.search.threshold import cost_chain
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 POLLUTER = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
 FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
+# The hunts here are about the evidence they read, not how runs start: those that run more than a
+# few runs fork from the start (--fork-server: half the CPU of fresh runs; kept for resumes).
+FORK = "--fork-server"
 
 
 def random_runs(tmp_path: Path, runs: int) -> Path:
@@ -49,7 +52,7 @@ def test_stored_runs_are_evidence_and_no_history_switches_them_off(tmp_path: Pat
     suite = random_runs(tmp_path, 6)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     stored = len([p for p in (suite / ".stestr").iterdir() if p.name.isdigit()])
-    proc = isolate(suite, "bisect", VICTIM)
+    proc = isolate(suite, "bisect", VICTIM, FORK)
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads((hunt / "verdict.json").read_text())
     assert verdict["culprits"] == [POLLUTER]
@@ -71,7 +74,7 @@ def test_stored_runs_are_evidence_and_no_history_switches_them_off(tmp_path: Pat
 
     off = isolate(suite, "extract", "--test", VICTIM, "--force")
     assert off.returncode == 0
-    proc = isolate(suite, "bisect", VICTIM, "--json", "--no-history")
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--no-history", FORK)
     verdict = json.loads(proc.stdout)
     assert verdict["history_runs"] == 0 and verdict["culprits"] == [POLLUTER]
     assert "earlier runs" not in proc.stderr
@@ -141,7 +144,7 @@ def test_stored_runs_that_point_at_a_test_lead_the_hunt_to_it(tmp_path: Path) ->
     pri = prior(cost_chain(ev.problem), None, 0.4, ev.observations, Settings())
     assert pri.suspects >= 1 and ev.problem.predecessors[pri.chain[0]] == POLLUTER
 
-    proc = isolate(suite, "bisect", VICTIM, "--json")
+    proc = isolate(suite, "bisect", VICTIM, "--json", FORK)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["culprits"] == [POLLUTER]
     log = isolate(suite, "log", VICTIM).stdout
@@ -205,7 +208,7 @@ def test_extract_force_starts_the_stored_runs_over_with_the_hunt(tmp_path: Path)
     suite = plain_runs(tmp_path, 2)
     assert isolate(suite, "extract", "--run", "1").returncode == 0
     hunt = suite / ".isolate" / hunt_name(VICTIM)
-    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert isolate(suite, "bisect", VICTIM, "-q", FORK).returncode == 0
     assert isolate(suite, "verify", VICTIM).returncode == 1
     before = {name: (hunt / name).read_text() for name in (HISTORY, "verify.jsonl")}
     assert '"run 0"' in before[HISTORY]
@@ -213,7 +216,7 @@ def test_extract_force_starts_the_stored_runs_over_with_the_hunt(tmp_path: Path)
     [aside] = hunt.glob("replaced-*")
     assert {name: (aside / name).read_text() for name in before} == before
     assert not (hunt / "verify.jsonl").exists()
-    proc = isolate(suite, "bisect", VICTIM, "--json")
+    proc = isolate(suite, "bisect", VICTIM, "--json", FORK)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 1, proc.stderr
     assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
@@ -236,7 +239,7 @@ def test_the_stream_a_hunt_was_extracted_from_is_no_history(tmp_path: Path) -> N
     # a hunt that stored it before: not read
     stored = json.loads(settings)
     (hunt / "hunt.json").write_text(json.dumps({**stored, "search": {"history_paths": [str(stream)]}}))
-    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "40")
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--max-runs", "40", FORK)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 0 and not (hunt / HISTORY).exists()
 
@@ -252,7 +255,7 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     config.write_text(config.read_text().replace('config.set_default("currency", "EUR")', "pass")
                       .replace('self.assertEqual(config.get("currency"), "EUR")', "pass"))
     assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
-    proc = isolate(suite, "bisect", VICTIM, "--json")
+    proc = isolate(suite, "bisect", VICTIM, "--json", FORK)
     assert proc.returncode == 4, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "not-reproduced" and verdict["history_runs"] == 3, verdict
@@ -265,7 +268,7 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     # the single-cause search too: its repeats, which leave the stored runs out, started after two
     # passes, and the hunt then ran the full list to the reproduction cap (4,603 runs)
     assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
-    proc = isolate(suite, "bisect", VICTIM, "--json", "--strategy", "single", "--max-runs", "200")
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--strategy", "single", "--max-runs", "200", FORK)
     assert proc.returncode == 4, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "not-reproduced" and verdict["runs"] <= 40, verdict
@@ -288,7 +291,7 @@ def test_a_run_of_the_hunts_own_repository_is_no_extra_history(tmp_path: Path) -
     # a hunt that stored it before: read once, as the repository's run
     stored = json.loads(settings)
     (hunt / "hunt.json").write_text(json.dumps({**stored, "search": {"history_paths": [str(suite / ".stestr" / "1")]}}))
-    proc = isolate(suite, "bisect", VICTIM, "--json")
+    proc = isolate(suite, "bisect", VICTIM, "--json", FORK)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 1
     assert [json.loads(line)["source"] for line in (hunt / HISTORY).read_text().splitlines()] == ["run 1"]
@@ -343,7 +346,7 @@ def test_a_run_given_again_under_another_name_counts_once(tmp_path: Path) -> Non
     assert isolate(suite, "extract", "--run", "0").returncode == 0
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     proc = isolate(suite, "bisect", VICTIM, "--json", "--history", str(saved["0"]), "--history", str(saved["1"]),
-                   "--history", str(twice))
+                   "--history", str(twice), FORK)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["history_runs"] == 1  # run 1 once; run 0 is the one extracted from
     assert kept_sources(hunt) == ["run 1"]
