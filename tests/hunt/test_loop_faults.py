@@ -247,7 +247,7 @@ def test_commands_refused_while_a_hunt_runs_write_nothing_and_a_dead_hunt_is_not
 def test_extract_force_sets_the_old_hunt_aside(tmp_path: Path) -> None:
     suite = global_suite(tmp_path)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
-    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert isolate(suite, "bisect", VICTIM, "-q", "--fork-server").returncode == 0  # (forked: the subject is the extract)
     journal = (hunt / "journal.jsonl").read_bytes()
     assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
     [aside] = hunt.glob("replaced-*")
@@ -264,7 +264,7 @@ def test_an_extract_force_cut_short_leaves_no_hunt_to_resume_and_the_next_extrac
     after two files leaves (a kill cannot be timed into a 10 ms window)."""
     suite = global_suite(tmp_path)
     hunt = suite / ".isolate" / hunt_name(VICTIM)
-    assert isolate(suite, "bisect", VICTIM, "-q").returncode == 0
+    assert isolate(suite, "bisect", VICTIM, "-q", "--fork-server").returncode == 0  # (forked: the subject is the extract)
     old = {f.name: f.read_bytes() for f in hunt.iterdir() if f.is_file()}
     cut = hunt / "replacing-20261128T120000.000000Z"
     cut.mkdir()

@@ -132,7 +132,7 @@ def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> Non
 def test_errors_are_one_line(tmp_path: Path) -> None:
     suite = recording("deterministic_polluter", tmp_path, VICTIM)
     assert_user_error(isolate(suite, "verify", VICTIM), "no verdict yet", f"isolate bisect {VICTIM}")
-    assert isolate(suite, "bisect", VICTIM, "--max-runs", "2").returncode == 5
+    assert isolate(suite, "bisect", VICTIM, "--max-runs", "2", "--fork-server").returncode == 5  # (kept for the resume)
     assert_user_error(isolate(suite, "verify", VICTIM), "ended 'undecided' with no reproducer",
                       "isolate bisect", "--max-runs 1000")  # the stored --max-runs 2 would stop it again
     assert_user_error(isolate(suite, "verify", "nosuch"), "no hunt for")
