@@ -82,7 +82,7 @@ def test_text_verdict_and_resume(tmp_path: Path) -> None:
     """The text names the setter's role and both lists; a second bisect runs nothing new and
     reaches the same verdict from the journal (the two phases' lists are told apart)."""
     suite = recorded(tmp_path)
-    first = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
+    first = isolate(suite, "bisect", VICTIM, "--max-runs", "400", "--fork-server")  # (kept for the resume)
     assert first.returncode == 6, first.stderr
     assert "brittle" in first.stdout and f"{SETTER}  [setter, test;" in first.stdout, first.stdout
     assert "passing.txt" in first.stdout and "reproducer.txt" in first.stdout, first.stdout
@@ -119,7 +119,7 @@ def test_from_one_failing_parallel_run_the_setter_is_found_in_the_other_worker(t
     suite = copy_suite(SUITE, tmp_path)
     assert stestr_run(suite, "--concurrency", "2").returncode == 1
     assert isolate(suite, "extract", "--test", VICTIM).returncode == 0
-    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "400")
+    proc = isolate(suite, "bisect", VICTIM, "--max-runs", "400", "--fork-server")  # (the default mode's: test_brittle_victim...)
     assert proc.returncode == 6, proc.stderr
     assert "does it pass after the" in proc.stderr and "in the order the whole suite ran" in proc.stderr
     code, verdict = bisect(suite)

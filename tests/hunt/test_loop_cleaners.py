@@ -60,7 +60,7 @@ def test_text_hint_html_and_resume(tmp_path: Path) -> None:
     """The text says what to look at; a second bisect runs nothing new and gives the same hints
     (the polluter search does not read the cleaner phase's runs); the HTML report lists them."""
     suite = recorded(tmp_path)
-    first = isolate(suite, "bisect", VICTIM, "--cleaners", "--max-runs", "300")
+    first = isolate(suite, "bisect", VICTIM, "--cleaners", "--max-runs", "300", "--fork-server")  # (kept for the resume)
     assert first.returncode == 0, first.stderr
     assert f"run after {POLLUTER}, any test of ledgerkit.tests.test_defaults.ResetTest makes it pass" in first.stdout
     assert "look at what the class's tests (or its setUp) reset" in first.stdout, first.stdout

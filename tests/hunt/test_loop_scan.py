@@ -62,7 +62,9 @@ def test_without_the_scan_the_masked_polluter_is_missed_and_resuming_with_it_add
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_with_the_scan_both_polluters_and_the_cleaner_are_named_at_any_jobs(tmp_path: Path, jobs: str) -> None:
     suite = recorded(tmp_path)
-    verdict = bisect(suite, "--scan", "--cleaners", "--jobs", jobs)
+    # forked from the start: the subject is the scan's answer (the default mode's hunts of this
+    # suite: test_without_the_scan... and test_max_runs_caps..., whose run counts include the fork check's)
+    verdict = bisect(suite, "--scan", "--cleaners", "--jobs", jobs, "--fork-server")
     assert {c["name"] for c in verdict["causes"]} == {PLAIN, MASKED}, verdict
     hints = {h["polluter"]: set(h["tests"]) for h in verdict["cleaners"]}
     assert hints.get(MASKED) == {CLEANER}, verdict["cleaners"]
@@ -85,7 +87,7 @@ def test_max_runs_caps_the_whole_hunt_with_its_scan_and_cleaner_phases(tmp_path:
 
 def test_a_scan_cut_short_by_the_budget_goes_on_where_it_stopped(tmp_path: Path) -> None:
     suite = recorded(tmp_path)
-    first = bisect(suite, "--jobs", "1")
+    first = bisect(suite, "--jobs", "1", "--fork-server")  # (kept for the resumes: the subject is the budget)
     cap = str(len(journal(suite)) + 3)  # room for 3 runs of the scan
     cut = bisect(suite, "--scan", "--max-runs", cap)
     assert "the budget ran out after" in cut["stop"] and "more may remain" in cut["stop"], cut["stop"]
