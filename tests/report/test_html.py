@@ -275,7 +275,7 @@ def test_test_ids_are_escaped(tmp_path: Path) -> None:
         (suite / name).write_text(text)
     stestr_run(suite, "--serial")
     assert isolate(suite, "extract").returncode == 0
-    proc = isolate(suite, "bisect", "test_mode_is_plain", "--json")
+    proc = isolate(suite, "bisect", "test_mode_is_plain", "--json", "--fork-server")  # (forked: the subject is the page)
     assert proc.returncode == 0, proc.stderr
     culprit = "oddpkg.tests.test_odd.ModeTest.test_set_mode(<b>&\"it's\"</b>)"
     assert json.loads(proc.stdout)["culprits"] == [culprit]
@@ -357,7 +357,7 @@ def test_the_chart_ends_at_the_verdict_with_stored_runs_as_evidence(tmp_path: Pa
     # stored runs with --random, the latest failing the victim, the earlier one evidence (as
     # tests/hunt/test_history.py's random_runs(tmp_path, 2): the recording is made once for both)
     suite = recording("deterministic_polluter", tmp_path, VICTIM, "--random", before=(("--random",),))
-    proc = isolate(suite, "bisect", VICTIM, "--json")
+    proc = isolate(suite, "bisect", VICTIM, "--json", "--fork-server")  # (forked: the subject is the chart)
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["history_runs"] >= 1, verdict
@@ -382,7 +382,7 @@ def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_p
     plain = "unitsfmt.tests.test_b_locale.LocaleTest.test_french_decimal_comma"
     masked = "unitsfmt.tests.test_a_units.UnitsTest.test_imperial_units"
     suite, _ = serial_recording("masked_polluter", tmp_path, victim)
-    proc = isolate(suite, "bisect", victim, "--scan", "--json")
+    proc = isolate(suite, "bisect", victim, "--scan", "--json", "--fork-server")  # (forked: the subject is the page)
     assert proc.returncode == 0, proc.stderr
     verdict = json.loads(proc.stdout)
     [scanned] = [c for c in verdict["causes"] if c["name"] == masked]
@@ -510,7 +510,7 @@ def test_a_class_causes_curve_ends_at_the_verdicts_confidence_not_its_best_membe
     off the search's leaders) under a headline and a cause table of 0.991."""
     victim = "xdgconf.tests.resolve.test_user_config.UserConfigFileTest.test_config_file_under_home"
     suite = recording("class_fixture_polluter", tmp_path, victim)
-    proc = isolate(suite, "bisect", victim, "--json")
+    proc = isolate(suite, "bisect", victim, "--json", "--fork-server")  # (forked: the subject is the chart)
     verdict = json.loads(proc.stdout)
     [cause] = verdict["causes"]
     assert proc.returncode == 0 and cause["scope"] == "class", verdict

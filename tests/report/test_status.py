@@ -52,7 +52,7 @@ def test_a_finished_hunt_shows_the_verdicts_own_leader_and_confidence(tmp_path: 
 
     victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
     suite = recording("deterministic_polluter", tmp_path, victim)
-    proc = isolate(suite, "bisect", victim, "--max-runs", "3", "--jobs", "1", "--json")
+    proc = isolate(suite, "bisect", victim, "--max-runs", "3", "--jobs", "1", "--json", "--fork-server")  # (kept for the resume)
     verdict = json.loads(proc.stdout)
     assert proc.returncode == 5 and verdict["verdict"] == "undecided", proc.stderr
     what = " + ".join(verdict["culprits"]) or "fails on its own"
