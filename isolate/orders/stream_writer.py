@@ -24,16 +24,16 @@ from typing import IO
 
 STATUS = {None: 0, "exists": 1, "inprogress": 2, "success": 3, "uxsuccess": 4, "skip": 5,
           "fail": 6, "xfail": 7}
-_VERSION = 0x2000
-_TEST_ID = 0x0800
-_ROUTE_CODE = 0x0400
-_TIMESTAMP = 0x0200
-_RUNNABLE = 0x0100
-_TAGS = 0x0080
-_FILE_CONTENT = 0x0040
-_MIME_TYPE = 0x0020
-_EOF = 0x0010
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+VERSION = 0x2000
+TEST_ID = 0x0800
+ROUTE_CODE = 0x0400
+TIMESTAMP = 0x0200
+RUNNABLE = 0x0100
+TAGS = 0x0080
+FILE_CONTENT = 0x0040
+MIME_TYPE = 0x0020
+EOF = 0x0010
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 MAX_FILE_BYTES = 4_000_000  # file bytes per packet: a packet may not reach 4 MiB
 
 
@@ -71,35 +71,35 @@ def packet(
     timestamp: dt.datetime | None = None,
 ) -> bytes:
     """One event as subunit v2 bytes (the arguments of testtools' ``StreamResult.status``)."""
-    flags = _VERSION | STATUS[test_status]
+    flags = VERSION | STATUS[test_status]
     body = []
     if timestamp is not None:
-        flags |= _TIMESTAMP
-        since = timestamp - _EPOCH
+        flags |= TIMESTAMP
+        since = timestamp - EPOCH
         body.append(struct.pack(">I", since.seconds + since.days * 86400))
         body.append(number(since.microseconds * 1000))
     if test_id is not None:
-        flags |= _TEST_ID
+        flags |= TEST_ID
         body.append(_text(test_id))
     tags = list(test_tags or ())
     if tags:
-        flags |= _TAGS
+        flags |= TAGS
         body.append(number(len(tags)))
         body.extend(_text(tag) for tag in tags)
     if runnable:
-        flags |= _RUNNABLE
+        flags |= RUNNABLE
     if mime_type:
-        flags |= _MIME_TYPE
+        flags |= MIME_TYPE
         body.append(_text(mime_type))
     if file_name is not None:
-        flags |= _FILE_CONTENT
+        flags |= FILE_CONTENT
         body.append(_text(file_name))
         body.append(number(len(file_bytes)))
         body.append(bytes(file_bytes))
     if eof:
-        flags |= _EOF
+        flags |= EOF
     if route_code is not None:
-        flags |= _ROUTE_CODE
+        flags |= ROUTE_CODE
         body.append(_text(route_code))
     content = b"".join(body)
     base = 1 + 2 + len(content) + 4  # signature, flags, the fields, the CRC

@@ -22,17 +22,11 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from isolate.orders.stream_writer import (EOF, EPOCH, FILE_CONTENT, MIME_TYPE, ROUTE_CODE, RUNNABLE, STATUS,
+                                          TAGS, TEST_ID, TIMESTAMP)
+
 SIGNATURE = 0xB3
-STATUSES = (None, "exists", "inprogress", "success", "uxsuccess", "skip", "fail", "xfail")
-_TEST_ID = 0x0800
-_ROUTE_CODE = 0x0400
-_TIMESTAMP = 0x0200
-_RUNNABLE = 0x0100
-_TAGS = 0x0080
-_FILE_CONTENT = 0x0040
-_MIME_TYPE = 0x0020
-_EOF = 0x0010
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+STATUSES = tuple(sorted(STATUS, key=STATUS.__getitem__))  # a packet's status, by its low 3 bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,17 +113,17 @@ def _skip(data: bytes, at: int, text: codecs.IncrementalDecoder) -> int:
 def _fields(view: memoryview, flags: int, pos: int, stop: int) -> Event:
     body = view[:stop]
     timestamp = None
-    if flags & _TIMESTAMP:
+    if flags & TIMESTAMP:
         if pos + 4 > stop:
             raise _Bad("its timestamp runs past its end")
         (seconds,) = struct.unpack_from(">I", body, pos)
         nanos, used = _number(body, pos + 4)
         pos += 4 + used
-        timestamp = _EPOCH + dt.timedelta(seconds=seconds, microseconds=nanos / 1000)
+        timestamp = EPOCH + dt.timedelta(seconds=seconds, microseconds=nanos / 1000)
     test_id = tags = mime_type = file_name = file_bytes = route_code = None
-    if flags & _TEST_ID:
+    if flags & TEST_ID:
         test_id, pos = _text(body, pos)
-    if flags & _TAGS:
+    if flags & TAGS:
         count, used = _number(body, pos)
         pos += used
         names = []
@@ -137,9 +131,9 @@ def _fields(view: memoryview, flags: int, pos: int, stop: int) -> Event:
             name, pos = _text(body, pos)
             names.append(name)
         tags = frozenset(names)
-    if flags & _MIME_TYPE:
+    if flags & MIME_TYPE:
         mime_type, pos = _text(body, pos)
-    if flags & _FILE_CONTENT:
+    if flags & FILE_CONTENT:
         file_name, pos = _text(body, pos)
         size, used = _number(body, pos)
         pos += used
@@ -147,10 +141,10 @@ def _fields(view: memoryview, flags: int, pos: int, stop: int) -> Event:
             raise _Bad(f"its file content runs past its end ({size} bytes claimed)")
         file_bytes = bytes(body[pos : pos + size])
         pos += size
-    if flags & _ROUTE_CODE:
+    if flags & ROUTE_CODE:
         route_code, pos = _text(body, pos)
-    return Event(test_id, STATUSES[flags & 0x7], tags, bool(flags & _RUNNABLE), file_name, file_bytes,
-                 bool(flags & _EOF), mime_type, route_code, timestamp)
+    return Event(test_id, STATUSES[flags & 0x7], tags, bool(flags & RUNNABLE), file_name, file_bytes,
+                 bool(flags & EOF), mime_type, route_code, timestamp)
 
 
 def _number(view: memoryview, pos: int) -> tuple[int, int]:

@@ -291,8 +291,8 @@ def stock_v2(data: bytes) -> tuple[list[Record], list[str]]:
     import tempfile
     from typing import Any
 
-    from isolate.orders.stream import FAILING, AfterEnd, _iso
-    from isolate.words import counted, noun
+    from isolate.orders.stream import FAILING, AfterEnd, _iso, _v2_damage
+    from isolate.orders.v2_reader import Damage
 
     records: list[Record] = []
     parser_errors: list[str] = []
@@ -334,20 +334,9 @@ def stock_v2(data: bytes) -> tuple[list[Record], list[str]]:
         fp.seek(0)
         subunit.ByteStreamToStreamResult(fp, non_subunit_name="stdout").run(Dropped())
     to_dict.stopTestRun()
-    complete = len(records) - len(cut_tests)
-    cut = bool(parser_errors) and parser_errors[-1].startswith("Short read")
-    corrupt = parser_errors[:-1] if cut else parser_errors
-    warnings = ["the v2 stream is corrupt after the last complete test; kept the tests before it"] if corrupt else []
-    after = f" after its {counted(complete, 'complete test')} (the last {last})" if last else " before any test ended"
-    started = (f"; {', '.join(cut_tests)} had started, {noun(len(cut_tests), 'its', 'their')} outcome lost:"
-               f" counted as failed" if cut_tests else "")
-    if cut:
-        warnings.append(f"the stream is cut short in the middle of a record{after}: its order is usable up to the cut"
-                        f"{started}")
-    elif cut_tests:
-        warnings.append(f"stream ends in the middle of test {', '.join(cut_tests)}: the run was cut short;"
-                        " counted it as failed")
-    return records, warnings
+    # the damage in words is _v2_damage's; what is held to the stock path is which damage is a cut
+    damage = [Damage(error, cut=error.startswith("Short read")) for error in parser_errors]
+    return records, _v2_damage(damage, cut_tests, len(records) - len(cut_tests), last)
 
 
 def odd_v2_stream() -> bytes:

@@ -12,7 +12,7 @@ from typing import Any
 import subunit
 
 from isolate.orders.v2_reader import Damage, Event, events
-from tests.orders.test_stream_writer import EVENTS
+from test_stream_writer import EVENTS
 
 FIELDS = ("test_id", "test_status", "test_tags", "runnable", "file_name", "file_bytes", "eof",
           "mime_type", "route_code", "timestamp")
