@@ -553,7 +553,7 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
 
     merged = hunt.settings["search"]
     kind = hunt.settings.get("source", {}).get("kind")  # "pytest": a recording, config file or not
-    project = with_pytest_args(find_project(hunt.path.parent.parent, kind), merged["pytest_args"])
+    project = with_pytest_args(find_project(hunt.root, kind), merged["pytest_args"])
     failure = hunt.failure()
     crashed = hunt.settings.get("source", {}).get("status") == "fail" and not failure.strip()
     timeout = merged["timeout"]

@@ -175,7 +175,7 @@ def project_kind(hunt: Hunt) -> str:
         from isolate.running.project import find_project
 
         try:
-            kind = find_project(hunt.path.parent.parent).kind
+            kind = find_project(hunt.root).kind
         except UserError:
             kind = "stestr"
     return str(kind)

@@ -206,7 +206,8 @@ def _differs(path: Path, order: tuple[str, ...], failure: str, source: dict[str,
         if (path / "failure.txt").read_text(encoding="utf8") != failure:
             changed.append("a recorded failure")
         stored = json.loads((path / "hunt.json").read_text(encoding="utf8")).get("source")
-        if source_paths(stored, path.parent.parent) != source:  # an older hunt.json's absolute paths read alike
+        # an older hunt.json's absolute paths read as the relative ones a new extract writes
+        if not isinstance(stored, dict) or source_paths(stored, path.parent.parent) != source:
             changed.append("a source")
     except (OSError, ValueError, AttributeError):
         return "files"  # missing or unreadable: not the same hunt for sure

@@ -710,7 +710,7 @@ def _cleaners_table(cleaners: list[dict[str, Any]]) -> str:
 def _reproducer_section(p: Page) -> str:
     out = ['<section id="reproduce"><h2>Reproduce it</h2>']
     reproducer = p.hunt.path / "reproducer.txt"
-    root = p.hunt.path.parent.parent
+    root = p.hunt.root
     rel = Path(HUNTS) / p.hunt.path.name
     if p.verdict is None or not reproducer.exists():
         out.append('<p class="note">There is no reproducer until the hunt names a cause. The first list is the'

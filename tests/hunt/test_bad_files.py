@@ -219,3 +219,33 @@ def test_journal_reader_survives_truncation_and_corruption(tmp_path: Path, entri
     if not flips or not data:
         assert read == entries[:len(read)], "a cut journal yields a prefix of what was written"
     assert all(isinstance(e.seconds, float) and math.isfinite(e.seconds) for e in read)
+
+
+@pytest.mark.parametrize("source", [None, [], "repo", {"kind": "stestr", "repository": "/elsewhere/.stestr", "run": 0}])
+def test_an_existing_hunt_of_another_or_no_source_is_named_not_replaced(tmp_path: Path, source: object) -> None:
+    """Extracting over a hunt without runs compares sources: a hunt.json without a source object
+    (hand-edited) stopped with a TypeError once sources were compared as relative paths."""
+    from isolate.hunt.store import create_hunt, hunt_dir
+
+    given = {"kind": "stestr", "repository": str(tmp_path / ".stestr"), "run": 0}
+    hunt = create_hunt(tmp_path, "pkg.T.test_v", ("pkg.T.test_a", "pkg.T.test_v"), "boom", given, False)
+    assert hunt.settings["source"]["repository"] == str(tmp_path / ".stestr")  # the caller makes it relative
+    settings = {"victim": "pkg.T.test_v"} | ({} if source is None else {"source": source})
+    (hunt_dir(tmp_path, "pkg.T.test_v") / "hunt.json").write_text(json.dumps(settings))
+    with pytest.raises(UserError, match="extracted with a source other than these"):
+        create_hunt(tmp_path, "pkg.T.test_v", ("pkg.T.test_a", "pkg.T.test_v"), "boom", {"kind": "stestr",
+                    "repository": ".stestr", "run": 0}, False)
+
+
+def test_an_older_hunt_json_s_absolute_repository_reads_as_the_relative_one(tmp_path: Path) -> None:
+    """Extracting the same run again over a hunt an older isolate wrote (absolute paths) is no change."""
+    from isolate.hunt.store import create_hunt, source_paths
+
+    old = {"kind": "stestr", "repository": str(tmp_path / ".stestr"), "run": 0}
+    create_hunt(tmp_path, "pkg.T.test_v", ("pkg.T.test_v",), "boom", old, False)
+    new = source_paths(old, tmp_path)
+    assert new["repository"] == ".stestr"
+    hunt = create_hunt(tmp_path, "pkg.T.test_v", ("pkg.T.test_v",), "boom", new, False)
+    assert hunt.source_path("repository") == tmp_path / ".stestr"
+    assert source_paths({"stream": "-", "repository": "/elsewhere/.stestr"}, tmp_path) == {
+        "stream": "-", "repository": "/elsewhere/.stestr"}
