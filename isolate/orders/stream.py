@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from isolate.orders.stream_writer import SIGNATURE
 from isolate.orders.v2_reader import Damage, events
 from isolate.words import counted, noun
 
@@ -34,7 +35,6 @@ _OUTCOMES = {
     b"xfail": "xfail",
     b"uxsuccess": "uxsuccess",
 }
-_V2_SIGNATURE = 0xB3
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +118,7 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn, after_v2: Visitor) -> tup
         if not line:
             break
         lineno += 1
-        if line[0] == _V2_SIGNATURE and not saw_v2_byte:
+        if line[0] == SIGNATURE and not saw_v2_byte:
             saw_v2_byte = True
             visit = after_v2
         space = line.find(b" ")

@@ -24,6 +24,7 @@ from typing import IO
 
 STATUS = {None: 0, "exists": 1, "inprogress": 2, "success": 3, "uxsuccess": 4, "skip": 5,
           "fail": 6, "xfail": 7}
+SIGNATURE = 0xB3  # the first byte of every packet
 VERSION = 0x2000
 TEST_ID = 0x0800
 ROUTE_CODE = 0x0400
@@ -111,7 +112,7 @@ def packet(
         length = base + 3
     else:
         raise ValueError(f"subunit v2 packet too long: {base} bytes")
-    head = b"\xb3" + struct.pack(">H", flags) + number(length)
+    head = struct.pack(">BH", SIGNATURE, flags) + number(length)
     data = head + content
     return data + struct.pack(">I", zlib.crc32(data) & 0xFFFFFFFF)
 

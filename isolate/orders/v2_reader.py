@@ -22,10 +22,9 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from isolate.orders.stream_writer import (EOF, EPOCH, FILE_CONTENT, MIME_TYPE, ROUTE_CODE, RUNNABLE, STATUS,
-                                          TAGS, TEST_ID, TIMESTAMP)
+from isolate.orders.stream_writer import (EOF, EPOCH, FILE_CONTENT, MIME_TYPE, ROUTE_CODE, RUNNABLE, SIGNATURE,
+                                          STATUS, TAGS, TEST_ID, TIMESTAMP)
 
-SIGNATURE = 0xB3
 STATUSES = tuple(sorted(STATUS, key=STATUS.__getitem__))  # a packet's status, by its low 3 bits
 
 

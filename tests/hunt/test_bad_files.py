@@ -15,7 +15,7 @@ from isolate.errors import UserError
 from isolate.hunt.evidence import durations
 from isolate.hunt.journal import OUTCOMES, Entry, append_journal, parse_entry, read_journal
 from isolate.hunt.settings import settings_for
-from isolate.hunt.store import Hunt, load_settings, read_queries
+from isolate.hunt.store import Hunt, create_hunt, hunt_dir, load_settings, read_queries, source_paths
 from isolate.hunt.verdict import read_verdict
 
 GOOD = {"victim": "pkg.T.test_v", "source": {"kind": "stestr", "run": 0}, "search": {"max_runs": 3}}
@@ -225,8 +225,6 @@ def test_journal_reader_survives_truncation_and_corruption(tmp_path: Path, entri
 def test_an_existing_hunt_of_another_or_no_source_is_named_not_replaced(tmp_path: Path, source: object) -> None:
     """Extracting over a hunt without runs compares sources: a hunt.json without a source object
     (hand-edited) stopped with a TypeError once sources were compared as relative paths."""
-    from isolate.hunt.store import create_hunt, hunt_dir
-
     given = {"kind": "stestr", "repository": str(tmp_path / ".stestr"), "run": 0}
     hunt = create_hunt(tmp_path, "pkg.T.test_v", ("pkg.T.test_a", "pkg.T.test_v"), "boom", given, False)
     assert hunt.settings["source"]["repository"] == str(tmp_path / ".stestr")  # the caller makes it relative
@@ -239,8 +237,6 @@ def test_an_existing_hunt_of_another_or_no_source_is_named_not_replaced(tmp_path
 
 def test_an_older_hunt_json_s_absolute_repository_reads_as_the_relative_one(tmp_path: Path) -> None:
     """Extracting the same run again over a hunt an older isolate wrote (absolute paths) is no change."""
-    from isolate.hunt.store import create_hunt, source_paths
-
     old = {"kind": "stestr", "repository": str(tmp_path / ".stestr"), "run": 0}
     create_hunt(tmp_path, "pkg.T.test_v", ("pkg.T.test_v",), "boom", old, False)
     new = source_paths(old, tmp_path)
