@@ -66,7 +66,10 @@ def test_a_self_polluting_victim_is_rejected_at_a_verdict() -> None:
 def test_looks_at_every_verdict_do_not_add_up_false_alarms() -> None:
     """Hunts of a victim whose executions are exchangeable (1 in 8 each), looked at after every
     run: later_e ever reaches 1 / ALPHA_AGAIN in at most ALPHA_AGAIN of them (Ville), where
-    later_p at ALPHA_AGAIN, looked at as often, rejects more often than its level."""
+    later_p at ALPHA_AGAIN, looked at as often, rejects more often than its level. A run whose
+    executions all reproduced or none did tells neither statistic anything (both leave it out, as
+    their docstrings say), so the look after it would see the value of the look before: only the
+    looks after a telling run are made (about 4 in 10 of them)."""
     rng = random.Random(11)
     hunts, looks = 300, 150
     by_e = by_p = 0
@@ -75,6 +78,8 @@ def test_looks_at_every_verdict_do_not_add_up_false_alarms() -> None:
         e_fired = p_fired = False
         for _ in range(looks):
             runs.append("".join("r" if rng.random() < 0.125 else "p" for _ in range(4)))
+            if runs[-1].count("r") in (0, len(runs[-1])):
+                continue
             e_fired = e_fired or later_e(runs) >= 1 / ALPHA_AGAIN
             p_fired = p_fired or later_p(runs) < ALPHA_AGAIN
         by_e += e_fired
