@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import unittest
 from pathlib import Path
 
@@ -105,11 +106,18 @@ def test_every_cut_point_agrees_with_stock_parser() -> None:
     what subunit yields: the tests before, the cut one as failed. One deliberate difference: an
     outcome line cut after its complete test id (`success: <id>`, `uxsuccess: <id> `) keeps its
     declared outcome; subunit drops the last byte of a cut line, so it reads the first as a cut
-    test and the second as complete."""
+    test and the second as complete. Inside the 5,000 "x" of test_error's message (a run of one
+    byte, inside one chunk) a cut differs only by how much of the run it keeps: there the cuts
+    are the 8 bytes at either end of the run and every 100th (subunit's parser is 98% of the
+    test's time, and the run 70% of the stream)."""
     data = v1_stream()
     full_ids = {i for i, _, _ in stock(data)}
+    run = re.search(rb"x{5000}", data)
+    assert run
+    ends = [end for end in range(len(data))
+            if not run.start() + 8 <= end <= run.end() - 8 or (end - run.start()) % 100 == 0]
     compared = declared = 0
-    for end in range(0, len(data)):
+    for end in ends:
         cut = data[:end]
         records, warnings = mine(cut)
         try:
@@ -128,7 +136,7 @@ def test_every_cut_point_agrees_with_stock_parser() -> None:
         assert [(r.id, r.status) for r in records] == [(i, s) for i, s, _ in expected], end
         if records and records[-1].details == "lost connection during test":
             assert warnings and "cut short" in warnings[0], end
-    assert compared > len(data) * 0.9 and declared > 0
+    assert compared > len(ends) * 0.9 and declared > 0
 
 
 def test_simple_bracket_details_and_test_local_tags() -> None:
