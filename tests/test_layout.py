@@ -4,6 +4,8 @@ functions included), and no stage imports a later one."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,18 @@ def test_the_search_is_pure() -> None:
                      [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
             found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in impure]
     assert not found, found
+
+
+def test_the_commands_do_not_import_the_test_runner() -> None:
+    """What every command imports (the CLI's modules, its lazy ones included) leaves out the
+    modules of the process that runs the tests (unittest, subunit, testtools, pytest): each
+    command would pay for them at start-up, and a hunt starts a process per command. A fresh
+    interpreter, so that nothing this test process imported counts."""
+    tree = ast.parse((PACKAGE / "cli.py").read_text())
+    used = sorted({node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                   and node.module and node.module.startswith("isolate")})
+    assert "isolate.hunt.loop" in used and "isolate.report.html" in used, used
+    script = (f"import sys\nfor name in {used!r}:\n    __import__(name)\n"
+              "print(sorted(m for m in ('unittest', 'subunit', 'testtools', 'pytest') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]", proc.stdout

@@ -46,17 +46,16 @@ import traceback
 import types
 import unittest
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Union
 
 from isolate.orders.stream_writer import StreamWriter
 from isolate.running.in_copy import follow_env
 from isolate.running.leave import leave
+from isolate.running.runner_args import RunnerArgs, parse_runner_args
 from isolate.running.stream_result import StreamResult
 
 EXIT_LIST_ERROR = 3
-DEFAULT_PATTERN = "test*.py"
 IMPORT = "import:"  # a list entry that imports a module instead of running a test
 
 
@@ -66,45 +65,6 @@ class ListError(Exception):
     def __init__(self, message: str, details: str = "") -> None:
         super().__init__(message)
         self.details = details
-
-
-@dataclass(frozen=True)
-class RunnerArgs:
-    """The project runner's arguments, as ``unittest``/``subunit.run`` would read them."""
-
-    discover: bool
-    start_dir: str
-    top_dir: str | None
-    pattern: str
-    names: tuple[str, ...]
-
-
-def parse_runner_args(args: Sequence[str]) -> RunnerArgs:
-    """Read ``discover [-s START] [-t TOP] [-p PATTERN] [START [PATTERN [TOP]]]`` or test names.
-
-    Unknown options are ignored rather than fatal: the runner they were meant for is not running.
-    """
-    words = [w for w in args if w]
-    if not words or words[0] != "discover":
-        return RunnerArgs(False, ".", None, DEFAULT_PATTERN, tuple(w for w in words if not w.startswith("-")))
-    start = top = pattern = None
-    positional: list[str] = []
-    it = iter(words[1:])
-    for word in it:
-        if word in ("-s", "--start-directory"):
-            start = next(it, None)
-        elif word in ("-t", "--top-level-directory"):
-            top = next(it, None)
-        elif word in ("-p", "--pattern"):
-            pattern = next(it, None)
-        elif word in ("-k", "--load-list", "--concurrency"):
-            next(it, None)
-        elif not word.startswith("-"):
-            positional.append(word)
-    start = start or (positional[0] if positional else ".")
-    pattern = pattern or (positional[1] if len(positional) > 1 else DEFAULT_PATTERN)
-    top = top or (positional[2] if len(positional) > 2 else None)
-    return RunnerArgs(True, start, top, pattern, ())
 
 
 def flatten(suite: unittest.TestSuite | unittest.TestCase) -> Iterator[unittest.TestCase]:

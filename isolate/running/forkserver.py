@@ -50,13 +50,13 @@ from isolate.running.child import (
     EXIT_LIST_ERROR,
     ListError,
     TestIndex,
-    parse_runner_args,
     read_ids,
     run_cases,
     write_error,
 )
 from isolate.running.in_copy import follow
 from isolate.running.leave import leave
+from isolate.running.runner_args import parse_runner_args
 from isolate.running.strays import adopt_orphans, children as own_children, kill_strays
 
 EXIT_CHILD_BROKEN = 70

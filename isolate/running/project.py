@@ -19,12 +19,11 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from isolate.running.child import parse_runner_args
+from isolate.running.runner_args import parse_runner_args
 from isolate.errors import UserError
 
 STESTR_CONF = ".stestr.conf"
 TESTR_CONF = ".testr.conf"
-DEFAULT_PATTERN = "test*.py"
 
 # The runners a .testr.conf test_command may invoke with ``-m``; their part of the command is
 # replaced by isolate's order-keeping runner, everything around it (wrappers, env) is kept.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from isolate.running.child import RunnerArgs, parse_runner_args
+from isolate.running.runner_args import RunnerArgs, parse_runner_args
 from isolate.running.judge import read_stream
 
 MOD_A = '''

@@ -19,6 +19,7 @@ from testtools import ExtendedToStreamDecorator
 from isolate.orders.stream_writer import StreamWriter
 from isolate.running import child
 from isolate.running.judge import read_stream
+from isolate.running.runner_args import parse_runner_args
 from isolate.running.stream_result import StreamResult
 
 KINDS = '''
@@ -163,7 +164,7 @@ def events(data: bytes) -> list[dict[str, Any]]:
 
 
 def run(result: Any, root: Path) -> None:
-    cases = child.TestIndex(child.parse_runner_args(["discover", "-t", str(root), str(root)])).resolve(IDS)
+    cases = child.TestIndex(parse_runner_args(["discover", "-t", str(root), str(root)])).resolve(IDS)
     result.startTestRun()
     unittest.TestSuite(cases)(result)
     result.stopTestRun()
