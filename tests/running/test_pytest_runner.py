@@ -388,9 +388,13 @@ def test_bisect_passes_pytest_args_and_keeps_them_for_resume(tmp_path: Path) -> 
     assert "(--max-runs 2 reached: give a larger one to go on)" in json.loads(first.stdout)["stop"]
     hunt = next((tmp_path / ".isolate").glob("*/hunt.json"))
     assert json.loads(hunt.read_text())["search"]["pytest_args"] == ["--pollute"]
-    proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--json")  # no --pytest-arg
+    # no --pytest-arg; forked, as what is tested is the stored argument, not the mode: the 10 runs
+    # this resume makes cost 0.6 CPU-s each fresh (a fresh bisect run's passing and keeping of a
+    # stored argument is test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it's)
+    proc = isolate(tmp_path, "bisect", victim, "--max-runs", "200", "--fork-server", "--json")
     verdict = json.loads(proc.stdout)
     assert verdict["verdict"] == "polluter" and verdict["culprits"] == ["test_s.py::test_polluter"], verdict
+    assert verdict["runs_by_mode"]["fresh"] <= 2 < verdict["runs_by_mode"]["fork"], verdict  # the resume forked
 
 
 def test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it(tmp_path: Path) -> None:
@@ -405,7 +409,9 @@ def test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it(tmp_p
     assert_user_error(bad, "unrecognized arguments: --no-such-option")
     again = isolate(tmp_path, "bisect", victim, "-q")  # the argument is kept in hunt.json
     assert_user_error(again, "unrecognized arguments", "--pytest-arg=--no-such-option", "--pytest-arg= to clear")
-    cleared = isolate(tmp_path, "bisect", victim, "--pytest-arg=", "--json")
+    # forked: what is tested is the clearing (the stored argument would make every run an error),
+    # not the mode; `bad` and `again` ran pytest fresh
+    cleared = isolate(tmp_path, "bisect", victim, "--pytest-arg=", "--fork-server", "--json")
     assert json.loads(cleared.stdout)["verdict"] == "fails-alone", cleared.stderr
 
 
