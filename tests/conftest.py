@@ -151,6 +151,31 @@ def serial_recording(name: str, dest: Path, victim: str) -> tuple[Path, list[str
     return suite, next((suite / ".isolate").glob("*/order.txt")).read_text().split()
 
 
+# One pytest-xdist run of pytest_flaky_xdist, recorded by isolate's plugin and by pytest-replay.
+XDIST_RUN = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2", "--dist", "loadfile",
+             "--isolate-record", "rec", "-p", "replay", "--replay-record-dir", "replay"]
+
+
+def xdist_recorded(dest: Path) -> tuple[Path, bytes, int]:
+    """A copy in `dest` of pytest_flaky_xdist after one real `pytest XDIST_RUN` at pollution rate 1
+    (the victim fails): both recordings of it, isolate's in rec/ and pytest-replay's in replay/; and
+    that pytest's output and exit status. The run is made once per session, in the folder where
+    recording() keeps its stestr runs, and copied: the tests (of extract, of the recording plugin,
+    and a hunt of its victim) only read the recordings. It costs 3 CPU-s (three pytest processes)."""
+    key = "xdist-" + hashlib.sha256(json.dumps(XDIST_RUN).encode()).hexdigest()[:16]
+
+    def make(folder: Path) -> None:
+        proc = run([sys.executable, "-m", "pytest", *XDIST_RUN], copy_suite("pytest_flaky_xdist", folder),
+                   SAMPLE_POLLUTION_RATE="1")
+        (folder / "stdout").write_bytes(proc.stdout)
+        (folder / "returncode").write_text(str(proc.returncode))
+
+    made = made_once(key, make)
+    suite = dest / "pytest_flaky_xdist"
+    shutil.copytree(made / "pytest_flaky_xdist", suite, ignore=shutil.ignore_patterns("__pycache__"))
+    return suite, (made / "stdout").read_bytes(), int((made / "returncode").read_text())
+
+
 def journal_of(suite: Path) -> list[dict[str, Any]]:
     """The journal of the suite's one hunt, an entry per line."""
     path = next((suite / ".isolate").glob("*/journal.jsonl"))

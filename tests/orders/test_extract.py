@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import subunit
 import testtools
 
-from conftest import assert_user_error, copy_suite, isolate, made_once, recording, run, stestr_run, tool
+from conftest import assert_user_error, copy_suite, isolate, recording, run, stestr_run, tool, xdist_recorded
 from isolate.hunt.store import hunt_name
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
@@ -465,29 +463,6 @@ def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[-1] == "bufpool.tests.test_pool.PoolAuditTest.test_audit_checksums_live_buffers"
     assert "process-returncode" not in proc.stdout
-
-
-XDIST_RUN = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2", "--dist", "loadfile",
-             "--isolate-record", "rec", "-p", "replay", "--replay-record-dir", "replay"]
-
-
-def xdist_recorded(dest: Path) -> tuple[Path, bytes, int]:
-    """A copy in `dest` of pytest_flaky_xdist after one real `pytest XDIST_RUN` at pollution rate 1
-    (the victim fails): both recordings of it, isolate's in rec/ and pytest-replay's in replay/; and
-    that pytest's output and exit status. The run is made once per session, in the folder where
-    conftest.recording() keeps its stestr runs, and copied: the tests only read the recordings."""
-    key = "xdist-" + hashlib.sha256(json.dumps(XDIST_RUN).encode()).hexdigest()[:16]
-
-    def make(folder: Path) -> None:
-        proc = run([sys.executable, "-m", "pytest", *XDIST_RUN], copy_suite("pytest_flaky_xdist", folder),
-                   SAMPLE_POLLUTION_RATE="1")
-        (folder / "stdout").write_bytes(proc.stdout)
-        (folder / "returncode").write_text(str(proc.returncode))
-
-    made = made_once(key, make)
-    suite = dest / "pytest_flaky_xdist"
-    shutil.copytree(made / "pytest_flaky_xdist", suite, ignore=shutil.ignore_patterns("__pycache__"))
-    return suite, (made / "stdout").read_bytes(), int((made / "returncode").read_text())
 
 
 def test_pytest_recording_directory_with_xdist_worker_alias(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_suite, env
+from conftest import copy_suite, env, xdist_recorded
 from isolate.orders.pytest_plugin import Phase, verdict
 from isolate.orders.stream import Record, scan
 
@@ -167,10 +167,10 @@ def test_ini_option_is_relative_to_the_ini_file(fixture_state: Path, tmp_path: P
 
 
 def test_xdist_workers_record_one_file_each(tmp_path: Path) -> None:
-    suite = copy_suite("pytest_flaky_xdist", tmp_path)
-    proc = pytest_run(suite, "-n", "2", "--dist", "loadfile", "--isolate-record", "rec",
-                      SAMPLE_POLLUTION_RATE="1")
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    """`pytest -n 2 --dist loadfile --isolate-record rec` at pollution rate 1 (conftest's
+    XDIST_RUN, made once a session and shared: pytest-replay records beside it, in replay/)."""
+    suite, stdout, returncode = xdist_recorded(tmp_path)
+    assert returncode == 1, stdout.decode()[-2000:]
     assert files(suite / "rec") == ["gw0.subunit", "gw1.subunit"]  # the controller records nothing
     by_worker = {name: read(suite / "rec" / f"{name}.subunit")[0] for name in ("gw0", "gw1")}
     for name, records in by_worker.items():

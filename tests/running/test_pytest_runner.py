@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import assert_user_error, copy_suite, isolate, made_once, run, tool
+from conftest import assert_user_error, copy_suite, isolate, made_once, run, tool, xdist_recorded
 
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
@@ -248,12 +248,11 @@ def test_end_to_end_with_the_victim_repeated(tmp_path: Path) -> None:
 
 def test_end_to_end_flaky_xdist(tmp_path: Path) -> None:
     """A pytest-xdist recording whose victim failed, and a hunt of the pollution as a flaky one."""
-    suite = copy_suite("pytest_flaky_xdist", tmp_path)
     # the recorded run must contain the failure: at rate 1 its one xdist run does (at 0.5, as the
-    # hunt below, it took 2 runs on average); what it records is the same either way
-    proc = run([tool("pytest"), "-q", "-n", "2", "--dist", "loadfile", "--isolate-record", "rec"],
-               suite, SAMPLE_POLLUTION_RATE="1")
-    assert proc.returncode == 1, proc.stdout.decode()[-1000:]
+    # hunt below, it took 2 runs on average); what it records is the same either way. That run
+    # (pytest -n 2 --dist loadfile --isolate-record rec) is made once a session and shared
+    suite, stdout, returncode = xdist_recorded(tmp_path)
+    assert returncode == 1, stdout.decode()[-1000:]
     # forks from the first run: what is tested here is the xdist worker's order, not the mode; the
     # victim passes a fifth of the runs the polluter is in (at 0.5 the hunt took about twice the runs)
     verdict = _bisect_json(suite, XDIST_VICTIM, "--fork-server", SAMPLE_POLLUTION_RATE="0.8")
