@@ -157,8 +157,10 @@ def test_xdist_randomly_recording_and_cache_are_off(tmp_path: Path) -> None:
         "    assert not request.config.pluginmanager.has_plugin('xdist')\n"
         "def test_b():\n    pass\n"
     )
-    plain = run([tool("pytest"), "-q", "-p", "no:cacheprovider"], root)
-    assert plain.returncode == 1 and b"randomly is on" in plain.stdout  # the setup is real
+    # the setup is real: `randomly` loads and the ini records. In one process (-n 0), as a replay
+    # runs: addopts' two xdist workers would do the same twice over, for 1.3 CPU-s more
+    plain = run([tool("pytest"), "-q", "-p", "no:cacheprovider", "-n", "0"], root)
+    assert plain.returncode == 1 and b"randomly is on" in plain.stdout
     shutil.rmtree(root / "rec")  # what that plain run recorded
     before = sorted(p.relative_to(root) for p in root.rglob("*") if "__pycache__" not in p.parts)
     ids = ["test_a.py::test_b", "test_a.py::test_no_xdist"]
