@@ -102,14 +102,16 @@ def test_reverse_collection_order_runs_reversed(fixture_state: tuple[Path, list[
     assert list(outcome.ran) == ids
 
 
-@pytest.mark.parametrize("mode", ["fresh", "fork"])
-def test_polluter_first_reproduces_recorded_signature(fixture_state: tuple[Path, list[str], dict[str, str]],
-                                                      mode: str) -> None:
+def test_polluter_first_reproduces_recorded_signature(fixture_state: tuple[Path, list[str], dict[str, str]]) -> None:
+    """A replay's failure text gives the recording's signature, and the runner judges the victim by
+    it. Forked: fresh runs doing the same are test_end_to_end[fixture_state]'s default hunt, whose
+    verdict needs runs that reproduced the recorded signature (a victim failing another way is no
+    evidence: not-reproduced) and runs of the victim alone that passed (else fails-alone)."""
     suite, _, failures = fixture_state
     expected = signature_from_traceback(failures[FIXTURE_VICTIM])
     assert expected == ("AssertionError: DE invoice total N EUR, expected N EUR (N% VAT) @ "
                         "test_invoices.py:test_german_invoice_total_includes_19_percent_vat")
-    with Runner(find_project(suite), mode=mode, expected_signature=expected, timeout=60) as runner:
+    with Runner(find_project(suite), mode="fork", expected_signature=expected, timeout=60) as runner:
         polluted = runner.run([FIXTURE_POLLUTER, FIXTURE_VICTIM], FIXTURE_VICTIM, times=2, jobs=2)
         alone = runner.run([FIXTURE_VICTIM], FIXTURE_VICTIM)
     assert [(o.kind, o.reproduced, o.signature) for o in polluted] == [(FAIL, True, expected)] * 2
@@ -130,14 +132,17 @@ def test_monkeypatch_leak_and_unknown_id(tmp_path: Path, mode: str) -> None:
     assert nofile.kind == ERROR and "'tests/test_gone.py::test_x'" in nofile.message, nofile
 
 
-@pytest.mark.parametrize("mode", ["fresh", "fork"])
-def test_teardown_failure_counts_as_the_targets(tmp_path: Path, mode: str) -> None:
+def test_teardown_failure_counts_as_the_targets(tmp_path: Path) -> None:
+    """A fixture's teardown error is the failure of the test it tore down, with the recording's
+    signature. Forked: in fresh runs, test_end_to_end[teardown_failure]'s default hunt shows it (its
+    polluter verdict needs the recorded signature reproduced: with another one in failure.txt the
+    same hunt says not-reproduced, 'failed 4 times another way')."""
     suite, returncode = pytest_recording("pytest_teardown_failure", tmp_path)
     assert returncode in (0, 1), returncode
     _, failures = recorded_in(suite)["main"]
     expected = signature_from_traceback(failures[TEARDOWN_VICTIM])
     assert expected and expected.startswith("AssertionError: fake SMTP got N unexpected message(s)")
-    with Runner(find_project(suite), mode=mode, expected_signature=expected) as runner:
+    with Runner(find_project(suite), mode="fork", expected_signature=expected) as runner:
         (polluted,) = runner.run([TEARDOWN_POLLUTER, TEARDOWN_VICTIM], TEARDOWN_VICTIM)
         (alone,) = runner.run([TEARDOWN_VICTIM], TEARDOWN_VICTIM)
     assert (polluted.kind, polluted.reproduced, polluted.signature) == (FAIL, True, expected), polluted
