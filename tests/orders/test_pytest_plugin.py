@@ -239,10 +239,12 @@ def test_teardown_failure_suite_records_the_victim_as_failed(tmp_path: Path) -> 
 
 
 def test_a_new_session_replaces_the_old_recording(fixture_state: Path, tmp_path: Path) -> None:
-    rec = tmp_path / "rec"
-    first = pytest_run(fixture_state, "-q", "-n", "2", "tests/test_money.py", "tests/test_vat.py",
-                       "--isolate-record", str(rec))
-    assert first.returncode == 0, first.stdout
+    """A session without xdist recording where an xdist session recorded: the old gw0 and gw1
+    files go, the others stay. The xdist session is conftest's XDIST_RUN, made once a session (its
+    making of one file a worker is test_xdist_workers_record_one_file_each's)."""
+    xdist, _, returncode = xdist_recorded(tmp_path)
+    assert returncode == 1
+    rec = xdist / "rec"
     assert files(rec) == ["gw0.subunit", "gw1.subunit"]
     (rec / "notes.txt").write_text("mine")
     second = pytest_run(fixture_state, "-q", "tests/test_money.py", "--isolate-record", str(rec))
