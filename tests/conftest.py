@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 import fcntl
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -11,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -80,6 +83,43 @@ def stestr_run(suite: Path, *args: str, **extra: str) -> subprocess.CompletedPro
     """`stestr run ARGS` in `suite` (which makes its repository the first time, as `stestr init`
     would: a process less); `extra`: the run's environment."""
     return run([tool("stestr"), "run", *args], suite, **extra)
+
+
+def load_runs(suite: Path, run: int, count: int) -> None:
+    """`count` more stored runs in `suite`'s stestr repository, each a copy of its stored run
+    `run` (a real `stestr run`'s), stored by stestr's own `load` (its Python API, in this process:
+    no stestr or runner processes, a small part of a `stestr run`'s CPU). Each copy's timestamps
+    are moved back by whole hours, a different number for each: a hunt takes runs whose victim
+    started at the same instant for one run given twice (isolate.hunt.history.unread), so the
+    copies must read as runs made at other times, as `stestr run`s one after the other are."""
+    from stestr.commands.load import load
+    from stestr.repository.util import get_repo_open
+
+    stream = get_repo_open(repo_url=str(suite)).get_test_run(run).get_subunit_stream().read()  # v2, as `stestr last --subunit`
+    for copy in range(count):
+        moved = _moved_back(stream, datetime.timedelta(hours=count - copy))
+        out = io.StringIO()
+        with warnings.catch_warnings():  # stestr's own, on its output stream: not this test's concern
+            warnings.simplefilter("ignore", DeprecationWarning)
+            assert load(in_streams=[("subunit", moved)], repo_url=str(suite), stdout=out) in (0, 1), out.getvalue()
+
+
+def _moved_back(stream: bytes, by: datetime.timedelta) -> bytes:
+    """Subunit v2 `stream` written again with each timestamp `by` earlier."""
+    import subunit
+    import testtools
+
+    moved = io.BytesIO()
+    into = subunit.StreamResultToBytes(moved)
+
+    class Moved(testtools.StreamResult):  # type: ignore[misc]
+        def status(self, **event: Any) -> None:
+            if event.get("timestamp") is not None:
+                event["timestamp"] -= by
+            into.status(**event)
+
+    subunit.ByteStreamToStreamResult(io.BytesIO(stream), non_subunit_name="stdout").run(Moved())
+    return moved.getvalue()
 
 
 def record_failure(suite: Path, victim: str, *args: str, **extra: str) -> Path:

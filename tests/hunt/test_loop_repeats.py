@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, record_failure, recording, stestr_run
+from conftest import assert_user_error, copy_suite, isolate, load_runs, record_failure, recording, stestr_run
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, append_journal, read_journal
 from isolate.hunt.repeatcheck import _single_runs, executing, held, left_out, repeat_text
@@ -462,13 +462,18 @@ def test_many_stored_runs_do_not_keep_repeats_from_starting_and_stay_evidence(tm
     single-cause search would read a stored run as a K-fold run: for it they still count as left
     out, and hold repeats back."""
     suite = copy_suite("fails_alone", tmp_path)
-    for _ in range(HISTORY_MOST):  # serial: one process less per run; these need no partitions
-        stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0.5")
+    # two serial stestr runs (one process less each; these need no partitions), the victim passing
+    # in one and failing in the other (rates 0 and 1), then copies of each stored by stestr's load
+    # up to HISTORY_MOST: stored runs, a known mix of passes and failures, without 18 more stestr runs
+    stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0")
+    stestr_run(suite, "--serial", SAMPLE_RACE_RATE="1")
+    load_runs(suite, 0, HISTORY_MOST // 2 - 1)
+    load_runs(suite, 1, HISTORY_MOST - HISTORY_MOST // 2 - 1)
     # the run the hunt is extracted from: at rate 1 the victim fails in the first (alone: the sample's
     # other tests pass at any rate), where at 0.5 a parallel run failed it about 1 time in 4
     record_failure(suite, FA_VICTIM, SAMPLE_RACE_RATE="1")
     proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", str(AUTO_AFTER + AUTO_ROOM + 3), "--json",
-                   "--no-fork-server", "--jobs", "2", SAMPLE_RACE_RATE="0")
+                   FORK, "--jobs", "2", SAMPLE_RACE_RATE="0")
     assert proc.returncode in (4, 5), proc.stderr  # never reproduced now: not-reproduced, or undecided
     verdict = json.loads(proc.stdout)
     assert verdict["history_runs"] == others(suite) >= HISTORY_MOST, verdict
