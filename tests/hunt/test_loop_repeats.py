@@ -205,8 +205,9 @@ def test_repeats_start_by_themselves_once_the_first_runs_passed(tmp_path: Path) 
     fails 1 time in 20) goes on with K-fold runs to "fails on its own"; --repeat-victim 1 then
     counts every run by its first execution, the single ones again included."""
     suite = fails_alone(tmp_path)
-    # fresh runs only: the fork check would compare runs at the two sessions' rates
-    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "1",
+    # forks from the start, kept for the resumes: no fork check, which would compare runs at the
+    # two sessions' rates (the subject is when repeats start and how runs count, not the mode)
+    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", FORK, "--jobs", "1",
                     SAMPLE_RACE_RATE="0")
     assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
     auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
@@ -254,7 +255,8 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     deterministic polluter stops the extra executions after ALIKE_RUNS runs, before any check,
     and the hunt goes on as on one worker."""
     suite = fails_alone(tmp_path)
-    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
+    # forks from the start, kept for the resume: no fork check to compare runs at the two sessions' rates
+    first = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", FORK, "--jobs", "2",
                     SAMPLE_RACE_RATE="0")
     assert first.returncode == 4 and json.loads(first.stdout)["verdict"] == "not-reproduced", first.stdout
     auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
@@ -276,7 +278,7 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
                                                     f" check; then {AUTO_K} executions per run (checked: "), verdict
 
     other = recording("deterministic_polluter", tmp_path / "other", DP_VICTIM)  # one stestr run, extracted
-    proc = isolate(other, "bisect", DP_VICTIM, "--json", "--no-fork-server", "--jobs", "2")
+    proc = isolate(other, "bisect", DP_VICTIM, "--json", FORK, "--jobs", "2")
     assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == [DP_CULPRIT], proc.stdout
     made = [len(e.get("executions") or "x") for e in journal(other)]
     k_fold = made.index(1) if 1 in made else len(made)  # the runs made before the decision
@@ -310,7 +312,7 @@ def test_ahead_a_run_whose_executions_disagree_starts_the_check_after_the_first_
     alike: 4e-5.) The hunt reads no stored runs: the stored run it is extracted from is the one the
     other tests here share, made at rate 0.5."""
     suite = fails_alone(tmp_path)
-    proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", "--no-fork-server", "--jobs", "2",
+    proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", FORK, "--jobs", "2",
                    "--no-history", SAMPLE_RACE_RATE="0.6")
     assert proc.returncode in (3, 5), proc.stderr  # fails-alone, or undecided within 60 runs
     auto = json.loads((hunt_dir(suite) / "repeat-auto.json").read_text())
