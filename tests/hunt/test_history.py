@@ -9,7 +9,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import assert_user_error, copy_suite, isolate, made_once, recording, run, stestr_run, tool
+from conftest import assert_user_error, copy_suite, isolate, load_runs, made_once, recording, run, stestr_run, tool
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
 from isolate.hunt.store import Hunt, hunt_name
@@ -248,9 +248,8 @@ def test_stored_failures_fixed_since_end_the_hunt_as_not_reproduced(tmp_path: Pa
     """Four stored runs failed; then the polluter was fixed. The hunt ends "not reproduced" in a
     few runs, saying the stored failures look stale and how to hunt without them (it took 12,874
     runs and ended "undecided")."""
-    suite = copy_suite("deterministic_polluter", tmp_path)
-    for _ in range(4):
-        stestr_run(suite)
+    suite = plain_runs(tmp_path, 2)  # two stestr runs (made once a session) in which the victim failed...
+    load_runs(suite, 1, 2)  # ...and two more stored, copies of the second by stestr's load
     config = suite / "reportgen" / "tests" / "core" / "test_config.py"
     config.write_text(config.read_text().replace('config.set_default("currency", "EUR")', "pass")
                       .replace('self.assertEqual(config.get("currency"), "EUR")', "pass"))
