@@ -26,8 +26,12 @@ FORK = "--fork-server"
 
 
 def random_runs(tmp_path: Path, runs: int) -> Path:
-    """At least `runs` stored runs with --random, the latest with the victim failing; extracted."""
-    return recording("deterministic_polluter", tmp_path, VICTIM, "--random", before=(("--random",),) * (runs - 1))
+    """At least `runs` stored runs with --random, the latest with the victim failing; extracted.
+    Those before it are serial (one runner process less each: 1.2 CPU-s a run instead of 1.95):
+    the victim's worker is then the whole suite, shuffled, the polluter before it about half the
+    time; the hunt reads of them only its candidates (isolate.hunt.evidence)."""
+    return recording("deterministic_polluter", tmp_path, VICTIM, "--random",
+                     before=(("--random", "--serial"),) * (runs - 1))
 
 
 def shared(key: str, dest: Path, make: Callable[[Path], None]) -> Path:
