@@ -44,11 +44,12 @@ def shared(key: str, dest: Path, make: Callable[[Path], None]) -> Path:
 
 def plain_runs(tmp_path: Path, runs: int) -> Path:
     """A copy of the sample suite with `runs` plain stored stestr runs (the victim failed in each:
-    its worker runs the polluter first), none extracted; the runs made once per session."""
+    its worker runs the polluter first), none extracted; the runs made once per session, serial
+    (one worker, in id order, the polluter first all the same; one runner process less a run)."""
     def make(folder: Path) -> None:
         suite = copy_suite("deterministic_polluter", folder)
         for _ in range(runs):
-            stestr_run(suite)
+            stestr_run(suite, "--serial")
     return shared(f"plain-{runs}", tmp_path, make) / "deterministic_polluter"
 
 
