@@ -157,6 +157,27 @@ def recording(name: str, dest: Path, victim: str, *args: str, before: tuple[tupl
     return suite
 
 
+def fails_alone_recording(dest: Path) -> Path:
+    """A copy in `dest` of sample_suites/fails_alone with two stored stestr runs, extracted: a
+    serial one (a runner process less) in which the victim passed (SAMPLE_RACE_RATE=0), then one
+    in which it failed (rate 1, so in the first: the sample's other tests pass at any rate) on
+    the workers of a plain `stestr run`, whose worker is the hunts' order. Made once a session
+    (made_once) for the tests of test_loop_repeats and test_history that share it. A recording at
+    rate 0.5 (stestr runs until one failed) cost 2.2 CPU-s a try and took 1 to 5 or more: now two
+    runs, and always a stored run beside the one extracted."""
+    victim = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
+
+    def make(folder: Path) -> None:
+        suite = copy_suite("fails_alone", folder)
+        stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0")
+        record_failure(suite, victim, SAMPLE_RACE_RATE="1")
+
+    made = made_once("fails-alone-0-serial-then-1", make)
+    suite = dest / "fails_alone"
+    shutil.copytree(made / "fails_alone", suite, ignore=shutil.ignore_patterns("__pycache__"))
+    return suite
+
+
 def made_once(key: str, make: Callable[[Path], None]) -> Path:
     """The folder that `make` fills, made once per test session for `key` (in the folder the
     pytest-xdist workers share, under a lock: the first test to ask makes it, the others wait).

@@ -9,7 +9,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import assert_user_error, copy_suite, isolate, load_runs, made_once, recording, run, stestr_run, tool
+from conftest import (assert_user_error, copy_suite, fails_alone_recording, isolate, load_runs, made_once, recording, run,
+                      stestr_run, tool)
 from isolate.hunt.evidence import evidence
 from isolate.hunt.history import HISTORY
 from isolate.hunt.store import Hunt, hunt_name
@@ -19,7 +20,6 @@ from isolate.search.threshold import cost_chain
 
 VICTIM = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
 POLLUTER = "reportgen.tests.core.test_config.ConfigDefaultsTest.test_set_default_currency"
-FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
 # The hunts here are about the evidence they read, not how runs start: those that run more than a
 # few runs fork from the start (--fork-server: half the CPU of fresh runs; kept for resumes).
 FORK = "--fork-server"
@@ -416,8 +416,8 @@ def test_a_history_stream_without_a_usable_run_of_the_victim_is_refused(tmp_path
     middle = tmp_path / "middle.subunit"  # it started, and the stream ends before it did
     middle.write_bytes(data[: data.index(VICTIM.encode()) + len(VICTIM) + 10])
     other = tmp_path / "other.subunit"
-    # another project's run: no such test (the stestr runs test_loop_repeats.fails_alone makes once a session)
-    elsewhere = recording("fails_alone", tmp_path / "other", FA_VICTIM, SAMPLE_RACE_RATE="0.5")
+    # another project's run: no such test (the stestr runs test_loop_repeats' hunts share, made once a session)
+    elsewhere = fails_alone_recording(tmp_path / "other")
     other.write_bytes(run_stream(elsewhere, "last"))
     for stream, words in ((before, "holds no run of"), (other, "holds no run of"), (middle, "ends while")):
         proc = isolate(suite, "bisect", VICTIM, "--history", str(stream))

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_user_error, copy_suite, isolate, load_runs, record_failure, recording, stestr_run
+from conftest import (assert_user_error, copy_suite, fails_alone_recording, isolate, load_runs, record_failure, recording,
+                      stestr_run)
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, append_journal, read_journal
 from isolate.hunt.repeatcheck import _single_runs, executing, held, left_out, repeat_text
@@ -40,8 +41,9 @@ def self_polluter(tmp_path: Path) -> Path:
 
 
 def fails_alone(tmp_path: Path) -> Path:
-    """sample_suites/fails_alone with a stored run in which the victim failed (at rate 0.5)."""
-    return recording("fails_alone", tmp_path, FA_VICTIM, SAMPLE_RACE_RATE="0.5")
+    """sample_suites/fails_alone with a stored run in which the victim passed, then one in which
+    it failed, extracted (conftest.fails_alone_recording)."""
+    return fails_alone_recording(tmp_path)
 
 
 def others(suite: Path) -> int:
@@ -310,7 +312,7 @@ def test_ahead_a_run_whose_executions_disagree_starts_the_check_after_the_first_
     (Read by first executions alone, without stored runs, the wave starts it only when both passed,
     or the shorter list failed and the longer passed: 0.4 of such hunts. Both runs' executions all
     alike: 4e-5.) The hunt reads no stored runs: the stored run it is extracted from is the one the
-    other tests here share, made at rate 0.5."""
+    other tests here share, made at rate 1."""
     suite = fails_alone(tmp_path)
     proc = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "60", "--json", FORK, "--jobs", "2",
                    "--no-history", SAMPLE_RACE_RATE="0.6")
