@@ -414,12 +414,16 @@ def test_a_hunt_waits_for_a_worker_that_joins_after_it_started(
     jobs): a hunt started before any joined waits for one, says so, and runs on it (QA)."""
     suite, checkouts = recorded_suite(tmp_path, "late")
     made = cluster({})
-    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
-                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)  # the hunt is waiting: no worker yet
-    assert hunt.poll() is None
+    said = tmp_path / "hunt.err"
+    with said.open("wb") as stderr:
+        hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
+                                cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=stderr)
+    # the hunt is waiting, no worker yet (a fixed 3 s sleep was too short on a loaded machine)
+    _wait_for(lambda: b"waiting up to" in said.read_bytes() or hunt.poll() is not None, "the hunt to wait")
+    assert hunt.poll() is None, said.read_bytes()
     made.add(checkouts)
-    out, err = hunt.communicate(timeout=240)
+    out, _ = hunt.communicate(timeout=240)
+    err = said.read_bytes()
     assert hunt.returncode == 0, err
     assert b"no Dask worker is connected to" in err and b"waiting up to 1 min 0 s" in err
     verdict = json.loads(out)
@@ -462,12 +466,16 @@ def test_a_refused_worker_still_connected_does_not_stop_the_hunt_from_waiting(
     module = checkouts["edited"] / "reportgen" / "tests" / "core" / "test_report.py"
     module.write_text(module.read_text() + "# edited on this machine only\n")
     made = cluster({"edited": checkouts["edited"]})
-    hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
-                            cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(5)  # the hunt has checked the edited worker's checkout and refused it: it waits
-    assert hunt.poll() is None, hunt.communicate()[1]
+    said = tmp_path / "hunt.err"
+    with said.open("wb") as stderr:
+        hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
+                                cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=stderr)
+    # the hunt has checked the edited worker's checkout and refused it: it waits (not a fixed sleep)
+    _wait_for(lambda: b"refused); waiting up to" in said.read_bytes() or hunt.poll() is not None, "the hunt to wait")
+    assert hunt.poll() is None, said.read_bytes()
     made.add({"late": checkouts["late"]})
-    out, err = hunt.communicate(timeout=240)
+    out, _ = hunt.communicate(timeout=240)
+    err = said.read_bytes()
     assert hunt.returncode == 0, err
     assert b"refused: " in err and b"(1 refused); waiting up to 1 min 0 s for one to join" in err, err
     verdict = json.loads(out)
