@@ -92,8 +92,8 @@ def load_runs(suite: Path, run: int, count: int) -> None:
     are moved back by whole hours, a different number for each: a hunt takes runs whose victim
     started at the same instant for one run given twice (isolate.hunt.history.unread), so the
     copies must read as runs made at other times, as `stestr run`s one after the other are."""
-    from stestr.commands.load import load
-    from stestr.repository.util import get_repo_open
+    from stestr.commands.load import load  # type: ignore[import-untyped]
+    from stestr.repository.util import get_repo_open  # type: ignore[import-untyped]
 
     stream = get_repo_open(repo_url=str(suite)).get_test_run(run).get_subunit_stream().read()  # v2, as `stestr last --subunit`
     for copy in range(count):
@@ -113,7 +113,7 @@ def _moved_back(stream: bytes, by: datetime.timedelta) -> bytes:
     into = subunit.StreamResultToBytes(moved)
 
     class Moved(testtools.StreamResult):  # type: ignore[misc]
-        def status(self, **event: Any) -> None:
+        def status(self, **event: Any) -> None:  # type: ignore[override]
             if event.get("timestamp") is not None:
                 event["timestamp"] -= by
             into.status(**event)

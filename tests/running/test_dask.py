@@ -408,19 +408,26 @@ def test_a_replay_on_a_scheduler_without_workers_is_not_told_to_resume(
     assert_user_error(bad, "$ISOLATE_WORKER_WAIT is 'soon', not a number of seconds", "fix:")
 
 
+def _waiting_hunt(tmp_path: Path, suite: Path, address: str, line: bytes) -> tuple[subprocess.Popen[bytes], Path]:
+    """`isolate bisect --scheduler ADDRESS --json` started in `suite`, once its stderr (the file
+    returned) says `line` and it still runs."""
+    said = tmp_path / "hunt.err"
+    with said.open("wb") as stderr:
+        hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", address, "--json"],
+                                cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=stderr)
+    _wait_for(lambda: line in said.read_bytes() or hunt.poll() is not None, "the hunt to wait")
+    assert hunt.poll() is None, said.read_bytes()
+    return hunt, said
+
+
 def test_a_hunt_waits_for_a_worker_that_joins_after_it_started(
         tmp_path: Path, cluster: Callable[..., Cluster]) -> None:
     """A cluster's workers may join after its scheduler (dask-jobqueue's start with their batch
     jobs): a hunt started before any joined waits for one, says so, and runs on it (QA)."""
     suite, checkouts = recorded_suite(tmp_path, "late")
     made = cluster({})
-    said = tmp_path / "hunt.err"
-    with said.open("wb") as stderr:
-        hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
-                                cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=stderr)
     # the hunt is waiting, no worker yet (a fixed 3 s sleep was too short on a loaded machine)
-    _wait_for(lambda: b"waiting up to" in said.read_bytes() or hunt.poll() is not None, "the hunt to wait")
-    assert hunt.poll() is None, said.read_bytes()
+    hunt, said = _waiting_hunt(tmp_path, suite, made.address, b"waiting up to")
     made.add(checkouts)
     out, _ = hunt.communicate(timeout=240)
     err = said.read_bytes()
@@ -466,13 +473,8 @@ def test_a_refused_worker_still_connected_does_not_stop_the_hunt_from_waiting(
     module = checkouts["edited"] / "reportgen" / "tests" / "core" / "test_report.py"
     module.write_text(module.read_text() + "# edited on this machine only\n")
     made = cluster({"edited": checkouts["edited"]})
-    said = tmp_path / "hunt.err"
-    with said.open("wb") as stderr:
-        hunt = subprocess.Popen([tool("isolate"), "bisect", VICTIM, "--scheduler", made.address, "--json"],
-                                cwd=suite, env=env(), stdout=subprocess.PIPE, stderr=stderr)
     # the hunt has checked the edited worker's checkout and refused it: it waits (not a fixed sleep)
-    _wait_for(lambda: b"refused); waiting up to" in said.read_bytes() or hunt.poll() is not None, "the hunt to wait")
-    assert hunt.poll() is None, said.read_bytes()
+    hunt, said = _waiting_hunt(tmp_path, suite, made.address, b"refused); waiting up to")
     made.add({"late": checkouts["late"]})
     out, _ = hunt.communicate(timeout=240)
     err = said.read_bytes()
