@@ -151,10 +151,7 @@ def recording(name: str, dest: Path, victim: str, *args: str, before: tuple[tupl
             stestr_run(suite, *earlier, **extra)
         record_failure(suite, victim, *args, **extra)
 
-    made = made_once(key, make)
-    suite = dest / name
-    shutil.copytree(made / name, suite, ignore=shutil.ignore_patterns("__pycache__"))
-    return suite
+    return made_copy(key, name, dest, make)[0]
 
 
 def fails_alone_recording(dest: Path) -> Path:
@@ -172,10 +169,7 @@ def fails_alone_recording(dest: Path) -> Path:
         stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0")
         record_failure(suite, victim, SAMPLE_RACE_RATE="1")
 
-    made = made_once("fails-alone-0-serial-then-1", make)
-    suite = dest / "fails_alone"
-    shutil.copytree(made / "fails_alone", suite, ignore=shutil.ignore_patterns("__pycache__"))
-    return suite
+    return made_copy("fails-alone-0-serial-then-1", "fails_alone", dest, make)[0]
 
 
 def made_once(key: str, make: Callable[[Path], None]) -> Path:
@@ -193,6 +187,16 @@ def made_once(key: str, make: Callable[[Path], None]) -> Path:
             make(made)
             Path(f"{made}.done").touch()
     return made
+
+
+def made_copy(key: str, name: str, dest: Path, make: Callable[[Path], None]) -> tuple[Path, Path]:
+    """`dest / name`, a copy of the folder `name` that `make` fills in made_once(`key`)'s folder
+    (bytecode caches left out, links kept as links), and that folder (for what `make` wrote beside
+    `name`: a run's output, its exit status)."""
+    made = made_once(key, make)
+    suite = dest / name
+    shutil.copytree(made / name, suite, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    return suite, made
 
 
 _RECORDINGS: list[Path] = []  # where made_once() keeps what it makes: set for the session below
@@ -231,9 +235,7 @@ def xdist_recorded(dest: Path) -> tuple[Path, bytes, int]:
         (folder / "stdout").write_bytes(proc.stdout)
         (folder / "returncode").write_text(str(proc.returncode))
 
-    made = made_once(key, make)
-    suite = dest / "pytest_flaky_xdist"
-    shutil.copytree(made / "pytest_flaky_xdist", suite, ignore=shutil.ignore_patterns("__pycache__"))
+    suite, made = made_copy(key, "pytest_flaky_xdist", dest, make)
     return suite, (made / "stdout").read_bytes(), int((made / "returncode").read_text())
 
 

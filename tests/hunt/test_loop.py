@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (assert_user_error, copy_suite, env, fails_alone_recording, isolate, made_once, recording, stestr_run, tool,
+from conftest import (assert_user_error, copy_suite, env, fails_alone_recording, isolate, made_copy, recording, stestr_run, tool,
                       wait_for_lines)
 from isolate.hunt.store import hunt_name
 from isolate.hunt.verdict import JOURNAL_BYTES, SETTINGS
@@ -70,9 +70,7 @@ def finished(tmp_path: Path) -> Path:
         proc = isolate(recording(name, folder, victim), "bisect", victim, "--json")
         assert proc.returncode == 0 and json.loads(proc.stdout)["culprits"] == culprits, proc.stderr
 
-    made = made_once("finished-deterministic", make)
-    suite = tmp_path / name
-    shutil.copytree(made / name, suite, ignore=shutil.ignore_patterns("__pycache__"))
+    suite, _ = made_copy("finished-deterministic", name, tmp_path, make)
     assert json.loads((suite / ".isolate" / hunt_name(victim) / "verdict.json").read_text())["culprits"] == culprits
     return suite
 
@@ -384,8 +382,6 @@ def test_corrupt_journal_line_is_skipped(tmp_path: Path) -> None:
 def test_verdict_survives_a_copy_and_touch_but_not_new_runs(tmp_path: Path) -> None:
     """Whether a hunt was done went by modification times: `touch` on the journal, or a copy
     that wrote it after the verdict, turned a finished hunt back into a paused one."""
-    import shutil
-
     name, victim, [culprit] = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
     done = isolate(suite, "bisect", victim, "--json", *FORK)

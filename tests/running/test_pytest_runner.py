@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import assert_user_error, copy_suite, isolate, made_once, run, tool, xdist_recorded
+from conftest import assert_user_error, copy_suite, isolate, made_copy, run, tool, xdist_recorded
 
 from isolate.running.project import find_project
 from isolate.running.runner import ERROR, FAIL, PASS, Runner
@@ -58,9 +58,7 @@ def pytest_recording(name: str, dest: Path) -> tuple[Path, int]:
         proc = run([tool("pytest"), "-q", "--isolate-record", "rec"], copy_suite(name, folder))
         (folder / "returncode").write_text(str(proc.returncode))
 
-    made = made_once(key, make)
-    suite = dest / name
-    shutil.copytree(made / name, suite, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    suite, made = made_copy(key, name, dest, make)
     return suite, int((made / "returncode").read_text())
 
 
