@@ -154,20 +154,21 @@ def recording(name: str, dest: Path, victim: str, *args: str, before: tuple[tupl
     return made_copy(key, name, dest, make)[0]
 
 
+FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
+
+
 def fails_alone_recording(dest: Path) -> Path:
-    """A copy in `dest` of sample_suites/fails_alone with two stored stestr runs, extracted: a
+    """A copy in `dest` of sample_suites/fails_alone with two stored stestr runs, extracted for FA_VICTIM: a
     serial one (a runner process less) in which the victim passed (SAMPLE_RACE_RATE=0), then one
     in which it failed (rate 1, so in the first: the sample's other tests pass at any rate) on
     the workers of a plain `stestr run`, whose worker is the hunts' order. Made once a session
-    (made_once) for the tests of test_loop_repeats and test_history that share it. A recording at
-    rate 0.5 (stestr runs until one failed) cost 2.2 CPU-s a try and took 1 to 5 or more: now two
-    runs, and always a stored run beside the one extracted."""
-    victim = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
-
+    (made_once) for the tests of test_loop, test_loop_repeats and test_history that share it. A
+    recording at rate 0.3–0.5 (stestr runs until one failed) cost 2.2 CPU-s a try and took 1 to 11:
+    now two runs, and always a stored run beside the one extracted."""
     def make(folder: Path) -> None:
         suite = copy_suite("fails_alone", folder)
         stestr_run(suite, "--serial", SAMPLE_RACE_RATE="0")
-        record_failure(suite, victim, SAMPLE_RACE_RATE="1")
+        record_failure(suite, FA_VICTIM, SAMPLE_RACE_RATE="1")
 
     return made_copy("fails-alone-0-serial-then-1", "fails_alone", dest, make)[0]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (assert_user_error, copy_suite, env, fails_alone_recording, isolate, made_copy, recording, stestr_run, tool,
-                      wait_for_lines)
+from conftest import (FA_VICTIM, assert_user_error, copy_suite, env, fails_alone_recording, isolate, made_copy, recording,
+                      stestr_run, tool, wait_for_lines)
 from isolate.hunt.store import hunt_name
 from isolate.hunt.verdict import JOURNAL_BYTES, SETTINGS
 
@@ -44,9 +44,6 @@ FLAKY = (
     "pricecache.tests.test_service.PriceLookupTest.test_apple_list_price",
     ["pricecache.tests.test_service.DiscountTest.test_full_promo_makes_item_free"],
 )
-# recorded by conftest.fails_alone_recording (made once, shared with test_loop_repeats): at RATES the
-# victim failed about one stestr run in ten, and the retries cost ~20 CPU-s a session
-ALONE = ("fails_alone", "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit", [])
 RATES = {"SAMPLE_POLLUTION_RATE": "0.5", "SAMPLE_RACE_RATE": "0.3"}
 
 
@@ -110,7 +107,7 @@ def test_names_the_polluters(tmp_path: Path, case: tuple[str, str, list[str]], m
 
 
 def test_fails_on_its_own(tmp_path: Path) -> None:
-    victim = ALONE[1]
+    victim = FA_VICTIM
     suite = fails_alone_recording(tmp_path)
     # a verdict at 0.99 may be wrong 1 time in 100 by design (one CI run in about 40 named a
     # polluter here); at 0.999 this test fails that way about 1 time in 1,000
@@ -141,7 +138,7 @@ def test_fails_on_its_own(tmp_path: Path) -> None:
 
 
 def test_a_finding_is_said_while_hunting(tmp_path: Path) -> None:
-    victim = ALONE[1]
+    victim = FA_VICTIM
     suite = fails_alone_recording(tmp_path)
     proc = isolate(suite, "bisect", victim, **RATES)  # fails_alone's default-mode hunt
     assert proc.returncode == 3, proc.stderr
@@ -611,7 +608,7 @@ def test_runs_at_once_are_kept_to_a_quarter_of_max_runs(tmp_path: Path) -> None:
 def test_a_hunt_the_time_budget_ended_names_it(tmp_path: Path) -> None:
     """The search stops once its next run would not fit in the time left, before all of it is
     spent: the verdict then said 'stopped: the budget ran out', naming no budget to raise."""
-    victim = ALONE[1]
+    victim = FA_VICTIM
     suite = fails_alone_recording(tmp_path)
     proc = isolate(suite, "bisect", victim, "--time-budget", "3s", "--jobs", "1", "--json", SAMPLE_RACE_RATE="0")
     assert proc.returncode == 4, proc.stderr

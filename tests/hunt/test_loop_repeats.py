@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from conftest import (assert_user_error, copy_suite, fails_alone_recording, isolate, load_runs, record_failure, recording,
-                      stestr_run)
+from conftest import (FA_VICTIM, assert_user_error, copy_suite, fails_alone_recording, isolate, load_runs, record_failure,
+                      recording, stestr_run)
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, append_journal, read_journal
 from isolate.hunt.repeatcheck import _single_runs, executing, held, left_out, repeat_text
@@ -29,7 +29,6 @@ from isolate.search.repeats import ALIKE_RUNS, AUTO_AFTER, AUTO_K, AUTO_ROOM, CH
 
 SP_VICTIM = "tokenstore.tests.test_tokens.FirstTokenTest.test_first_token_is_number_one"
 SP_POLLUTER = "tokenstore.tests.test_session.SessionTest.test_login_issues_token"
-FA_VICTIM = "searchindex.tests.test_async.AsyncIndexerTest.test_documents_visible_after_submit"
 # Hunts whose subject is a setting, a resume or the words fork from the start (--fork-server: half
 # the CPU of fresh runs; a hunt keeps its mode for resumes). Those that count the runs of a hunt
 # in the default mode, the fork check's among them, keep it.
