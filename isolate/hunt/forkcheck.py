@@ -236,8 +236,8 @@ class AutoRunner:
     def mode(self) -> str:
         return str(self.current.mode)
 
-    def capacity(self) -> int | None:
-        return self.current.capacity()  # type: ignore[no-any-return]
+    def capacity(self, ids: Sequence[str] = ()) -> int | None:
+        return self.current.capacity(ids)  # type: ignore[no-any-return]
 
     def run_lists(self, *args: Any, **kwargs: Any) -> Any:
         return self.current.run_lists(*args, **kwargs)

@@ -99,7 +99,7 @@ def hunt_loop(
             _gather_history(hunt, merged, display)
             with make_runner(hunt) as fresh, _automatic(hunt, merged, fresh, make_runner, display) as runner:
                 # a cluster is reached (or refused with one line) before anything is asked of it
-                known = runner.capacity() if fresh.scheduler or not merged["jobs"] else None
+                known = runner.capacity(hunt.order()) if fresh.scheduler or not merged["jobs"] else None
                 if fresh.scheduler and merged["jobs"] and options.get("jobs") is None and known \
                         and known != merged["jobs"]:  # --jobs stored by a session on one machine
                     display.info(f"--jobs {merged['jobs']} (stored) caps the runs at once on the cluster's"

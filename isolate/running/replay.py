@@ -157,7 +157,7 @@ def replay(
         any_failure=any_failure, count_crashes=recorded.crash, discover_all=discover_all,
         scheduler=scheduler,
     ) as runner:
-        jobs = jobs or runner.capacity() or len(os.sched_getaffinity(0))
+        jobs = jobs or runner.capacity((*ids, target)) or len(os.sched_getaffinity(0))
         if times is not None:
             jobs = min(jobs, times)
         try:

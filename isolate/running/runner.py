@@ -258,9 +258,10 @@ class Runner:
             self._reaper = Reaper(self._tmp)
         return self._tmp
 
-    def capacity(self) -> int | None:
-        """Runs the executor can hold at once, where it knows (a cluster's worker threads)."""
-        return self._executor_for_mode().capacity()
+    def capacity(self, ids: Sequence[str] = ()) -> int | None:
+        """Runs the executor can hold at once, where it knows (a cluster's worker threads; those of
+        the workers that can run ``ids``, when given)."""
+        return self._executor_for_mode().capacity(ids)
 
     def _executor_for_mode(self) -> Executor:
         if self._executor is None:

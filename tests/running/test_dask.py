@@ -284,6 +284,14 @@ def test_a_worker_with_another_checkout_is_refused_with_one_line(
     assert "reportgen/tests/core/test_report.py differs" in line and "fix:" in line
     verdict = json.loads(proc.stdout)
     assert verdict["culprits"] == [CULPRIT] and verdict["executors"] == {good: verdict["runs"]}
+    # the refused worker's thread is not counted (QA: the runs were planned two at a time, the
+    # victim executed 10 times a run "with 2 runs at once", on the one worker left)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    planned = [json.loads(line) for line in (hunt / "queries.jsonl").read_text().splitlines()]
+    assert set(Counter(q["from"] for q in planned).values()) == {1}, planned
+    assert "runs at once" not in isolate(suite, "log", VICTIM).stdout
+    once = isolate(suite, "replay", verdict["reproducer"], "--times", "2", "--json", "--scheduler", made.address)
+    assert once.returncode == 1 and json.loads(once.stdout)["jobs"] == 1, once.stdout + once.stderr
     # none left that matches: one line, after the wait for a worker that might join (1 s here), and
     # the finished runs are kept for a resume
     made.kill("good")

@@ -12,6 +12,7 @@ it was killed for time.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,8 +61,9 @@ class Executor(ABC):
     def prepare(self, runs: int) -> None:
         """Get ready to hold ``runs`` runs at once (called while none runs)."""
 
-    def capacity(self) -> int | None:
-        """Runs it can hold at once, when it knows better than this machine's CPUs (a cluster)."""
+    def capacity(self, ids: Sequence[str] = ()) -> int | None:
+        """Runs it can hold at once, when it knows better than this machine's CPUs (a cluster):
+        of the machines that can run ``ids``, when given."""
         return None
 
     def close(self) -> None:
