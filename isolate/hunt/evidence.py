@@ -22,7 +22,8 @@ from isolate.words import counted
 
 STARTUP_GUESS = 0.5  # seconds per run before the journal has measured it
 HANGS_TO_DROP = 2  # timeouts while a predecessor ran, after which it is left out of every list
-CRASHES_TO_DROP = 2  # ...and deaths of the test process while it ran, if no run holding it ever finished
+CRASHES_TO_DROP = 2  # ...and deaths of the test process while it ran (or right after it, before the next
+# predecessor started), if no run holding it ever finished
 SILENT_TIMEOUTS = 3  # timeouts before any test started, after which the hunt stops
 ANOTHER_WAY = 3  # failures of another kind, with none of the recorded kind, before the hint
 
@@ -54,6 +55,7 @@ class Evidence:
     early: int = 0
     crashes: dict[str, int] = field(default_factory=dict)  # runs whose process died while a test ran, by that test
     checked: bool = False  # whether the fork check had agreed when the journal was read (its runs counted)
+    ended: dict[str, int] = field(default_factory=dict)  # runs whose process ended between tests, by the last one
 
     @property
     def own(self) -> list[Observation]:
@@ -111,6 +113,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     ignored = dict(previous.ignored)
     hangs = dict(previous.hangs)
     crashes = dict(previous.crashes)
+    ended = dict(previous.ended)
     unmatched: dict[int, int] = {}  # step -> journal entries that match no step file
     other = dict(previous.other_failures)
     spans = list(previous.spans)
@@ -141,6 +144,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                 hangs[entry.hung or ""] = hangs.get(entry.hung or "", 0) + 1
         elif entry.outcome == "crash" and entry.hung and not entry.reproduced:
             crashes[entry.hung] = crashes.get(entry.hung, 0) + 1
+        elif entry.outcome == "crash" and entry.after:
+            ended[entry.after] = ended.get(entry.after, 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
         ids = steps.get(entry.step)
@@ -165,7 +170,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
                     tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early,
-                    crashes, checked or previous.checked)
+                    crashes, checked or previous.checked, ended)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:
@@ -235,7 +240,11 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
     """The hunt's problem without the predecessors that hung (they would stall every list that
     holds them) or killed the test process in CRASHES_TO_DROP runs while no run holding them ever
     finished (no list holding them could show the victim's outcome), and the observations that
-    stay valid without them."""
+    stay valid without them. A process that ended right after a predecessor, before the next one
+    started (pytest.exit in a hook, os._exit in a tearDownClass), is read as that test killing it
+    (QA: 100 runs that were no evidence, then "not reproduced", with a test that ended the pytest
+    session after it); one that ended just before the victim is not (running.judge: its own
+    set-up may have)."""
     problem = ev.problem
     limit = f" (killed after {timeout:g}s)" if isinstance(timeout, (int, float)) else ""
     if ev.hangs.get(problem.victim, 0) >= HANGS_TO_DROP:
@@ -245,12 +254,13 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
         raise UserError(f"{ev.hangs['']} runs timed out before any test started{limit}; fix: run the"
                         " project's test command by hand to see what hangs, or raise --timeout")
     finished: set[int] = set()  # predecessors some run of this hunt held and finished (read only after crashes)
-    if any(n >= CRASHES_TO_DROP for n in ev.crashes.values()):
+    killed = {t for t, n in (*ev.crashes.items(), *ev.ended.items()) if n >= CRASHES_TO_DROP}
+    if killed:
         for o in ev.observations:
             if not o.stored:
                 finished |= o.included
     dropped = tuple(t for i, t in enumerate(problem.predecessors) if ev.hangs.get(t, 0) >= HANGS_TO_DROP
-                    or (ev.crashes.get(t, 0) >= CRASHES_TO_DROP and i not in finished))
+                    or (t in killed and i not in finished))
     if not dropped:
         return problem, ev.observations, ()
     drop = [i for i, t in enumerate(problem.predecessors) if t in dropped]
@@ -263,7 +273,10 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int =
     notes = tuple(f"left out: {t} hung in {counted(ev.hangs[t], 'run')}; it is in no list after that"
                   if ev.hangs.get(t, 0) >= HANGS_TO_DROP else
                   f"left out: {t} killed the test process in {counted(ev.crashes.get(t, 0), 'run')} and no run"
-                  " holding it finished; it is in no list after that" for t in dropped)
+                  " holding it finished; it is in no list after that" if ev.crashes.get(t, 0) >= CRASHES_TO_DROP else
+                  f"left out: the test process ended right after {t} (before the next test started) in"
+                  f" {counted(ev.ended.get(t, 0), 'run')} and no run holding it finished; it is in no list after that"
+                  for t in dropped)
     another = sum(ev.other_failures.values())
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:

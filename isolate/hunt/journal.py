@@ -34,6 +34,7 @@ class Entry:
     phase: str | None = None  # a later phase's lists ("cleaners:<polluter>"); None: the hunt's own
     mode: str | None = None  # "fork": run by the fork server; None: a fresh process (older entries too)
     executions: str | None = None  # the victim repeated in the run (--repeat-victim): each one's r/f/p
+    after: str | None = None  # a crash between tests: the last test that finished before the process ended
 
 
 def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
@@ -42,7 +43,15 @@ def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
     return Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4), outcome.signature,
                  dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"), outcome.hung,
                  None if outcome.executor == "local" else outcome.executor, phase,
-                 "fork" if mode == "fork" else None, outcome.executions or None)
+                 "fork" if mode == "fork" else None, outcome.executions or None, _ended_after(outcome))
+
+
+def _ended_after(outcome: Any) -> str | None:
+    """The test after which the process ended between two predecessors (running.judge.Outcome's
+    `after`: a session ended by a hook, a class's or module's teardown), unless it counts as a
+    reproduction (a recorded crash)."""
+    after = getattr(outcome, "after", None)
+    return None if outcome.reproduced or not after else str(after)
 
 
 def judged_for(entry: Entry, used: int) -> Entry:
@@ -185,8 +194,9 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
     if not isinstance(signature, (str, type(None))) or not isinstance(at, str):
         return None, "signature or at is not text"
     hung, executor, phase, mode = item.get("hung"), item.get("executor"), item.get("phase"), item.get("mode")
-    if not all(isinstance(v, (str, type(None))) for v in (hung, executor, phase)):
-        return None, "hung, executor or phase is not text"
+    after = item.get("after")
+    if not all(isinstance(v, (str, type(None))) for v in (hung, executor, phase, after)):
+        return None, "hung, executor, phase or after is not text"
     if not isinstance(mode, (str, type(None))):
         return None, f"mode {mode!r} is not text"
     executions = item.get("executions")
@@ -194,7 +204,7 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
                                    or set(executions) - set("rfp") or reproduced != ("r" in executions)):
         return None, f"executions {executions!r} is not a string of r, f and p that agrees with reproduced"
     return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase, mode,
-                 executions), ""
+                 executions, after), ""
 
 
 def split_journal(hunt: Hunt, keep: int) -> tuple[bytes, bytes]:

@@ -40,7 +40,9 @@ class Outcome:
     with no record or ``any_failure``; a ``crash`` too when the recorded failure was a crash).
     ``ran`` lists the ids that started, in stream order. ``hung`` names the test that was
     running when a ``timeout`` killed the process, or when it died (a ``crash``); None when no
-    test was running.
+    test was running. ``after`` names the test after which a ``crash`` ended the process between
+    two predecessors: none was running, and the next one of the list had not started (when the
+    next was the target, its own set-up may have ended it: None).
     """
 
     kind: str
@@ -54,6 +56,7 @@ class Outcome:
     hung: str | None = None
     executor: str = "local"  # where it ran: "local", or a Dask worker's address
     executions: str = ""  # the victim repeated in one process: each execution's r/f/p (see judge)
+    after: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,9 +142,9 @@ def judge(
         return text if folder is None else text.replace(folder[0], folder[1])
 
     def outcome(kind: str, message: str, signature: str | None = None, details: str = "",
-                ran: tuple[str, ...] = (), hung: str | None = None) -> Outcome:
+                ran: tuple[str, ...] = (), hung: str | None = None, after: str | None = None) -> Outcome:
         return Outcome(kind, seconds, signature, message, expect.reproduces(kind, signature),
-                       details, ran, returncode, hung)
+                       details, ran, returncode, hung, after=after)
 
     if error_file.exists():
         text = here(error_file.read_text(encoding="utf-8", errors="replace"))
@@ -180,14 +183,16 @@ def judge(
         where = f" while running {hung!r}" if hung else ""
         return outcome(TIMEOUT, f"timed out after {duration(seconds)}{where}", ran=ran, hung=hung)
     running = tests[-1].test_id if tests and tests[-1].status == "inprogress" else None
+    after = None
     if running:
         where = f"while running {running!r}"
     elif tests:
         where = f"after {tests[-1].test_id!r}"
+        after = tests[-1].test_id if len(ran) < len(expected) and expected[len(ran)] != target else None
     else:
         where = "before the first test"
     return outcome(CRASH, f"the test process {_status(returncode)} {where}, before the target "
-                   f"finished{here(_last_output(output))}", ran=ran, hung=running)
+                   f"finished{here(_last_output(output))}", ran=ran, hung=running, after=after)
 
 
 def _executions(outcome: Any, finished: list[_Occurrence], here: Callable[[str], str]) -> Outcome:

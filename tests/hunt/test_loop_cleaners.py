@@ -91,7 +91,10 @@ def test_a_journal_entry_keeps_its_phase_and_a_bad_one_is_skipped() -> None:
     entry, why = parse_entry(line)
     assert entry is not None and entry.phase == "cleaners:t" and why == ""
     assert parse_entry(line.replace(b'"phase": "cleaners:t"', b'"phase": 7')) == (
-        None, "hung, executor or phase is not text")
+        None, "hung, executor, phase or after is not text")
+    crash = b'{"step": 3, "outcome": "crash", "reproduced": false, "seconds": 0.2, "after": "a.T.test_x"}'
+    assert parse_entry(crash)[0].after == "a.T.test_x"  # type: ignore[union-attr]
+    assert parse_entry(crash.replace(b'"a.T.test_x"', b'["a.T.test_x"]'))[0] is None
     plain, _ = parse_entry(b'{"step": 3, "outcome": "pass", "reproduced": false, "seconds": 0.2}')
     assert plain is not None and plain.phase is None
 

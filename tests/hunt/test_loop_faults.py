@@ -16,6 +16,8 @@ import pytest
 
 from conftest import assert_user_error, copy_suite, env, isolate, run, stestr_run, tool
 from isolate.hunt.store import hunt_name
+from isolate.running.project import find_project
+from isolate.running.runner import Runner
 
 VICTIM = "app.tests.test_b.VictimTest.test_victim"
 POLLUTER = "app.tests.test_a.SetupTest.test_3_pollutes"
@@ -115,6 +117,51 @@ def test_a_predecessor_that_kills_the_process_is_named_left_out_and_the_hunt_goe
     hunt = suite / ".isolate" / hunt_name(VICTIM)
     after = journal[[i for i, e in enumerate(journal) if e["outcome"] == "crash"][1] + 1:]
     assert after and all(HANGER not in (hunt / f"step-{e['step']:03d}.txt").read_text() for e in after)
+
+
+def test_a_predecessor_after_which_the_process_ends_is_left_out_and_the_hunt_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A class whose tearDownClass ends the test process (as pytest.exit in a hook ends a session)
+    between two tests: no test is running when it ends, so no test was blamed, and every list
+    holding the class ended before the victim ran (QA: 100 runs that were no evidence, then
+    'not reproduced'). The test after which it ended is left out once some run has finished."""
+    suite = global_suite(tmp_path)
+    (suite / "app" / "tests" / "test_0.py").write_text(textwrap.dedent("""
+        import os, unittest
+
+        class EndsTest(unittest.TestCase):
+            @classmethod
+            def tearDownClass(cls):
+                if os.environ.get("END") == "1":
+                    os._exit(0)
+
+            def test_ends_the_process_after_it(self):
+                pass
+    """))
+    ender = "app.tests.test_0.EndsTest.test_ends_the_process_after_it"
+    stestr_run(suite, "--serial")
+    assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
+    assert ender in (suite / ".isolate" / hunt_name(VICTIM) / "order.txt").read_text()
+    proc = isolate(suite, "bisect", VICTIM, "--jobs", "2", "--json", END="1")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["culprits"] == [POLLUTER], verdict
+    note = f"left out: the test process ended right after {ender} (before the next test started) in "
+    assert note in "\n".join(verdict["evidence"]) and note in proc.stderr, verdict["evidence"]
+    journal = [json.loads(line) for line in
+               (suite / ".isolate" / hunt_name(VICTIM) / "journal.jsonl").read_text().splitlines()]
+    ended = [i for i, e in enumerate(journal) if e["outcome"] == "crash"]
+    assert len(ended) >= 2 and all(journal[i].get("after") == ender and "hung" not in journal[i] for i in ended)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    after = journal[ended[-1] + 1:]
+    assert after and all(ender not in (hunt / f"step-{e['step']:03d}.txt").read_text() for e in after)
+    # right before the victim, the victim's own set-up may have ended it: no test is blamed
+    monkeypatch.setenv("END", "1")
+    with Runner(find_project(suite), timeout=60) as runner:
+        [between] = runner.run([ender, HANGER, VICTIM], VICTIM)
+        [before] = runner.run([HANGER, ender, VICTIM], VICTIM)
+    assert (between.kind, between.hung, between.after) == ("crash", None, ender), between
+    assert (before.kind, before.hung, before.after) == ("crash", None, None), before
 
 
 def test_a_victim_that_hangs_stops_the_hunt_with_one_line(tmp_path: Path) -> None:
