@@ -30,7 +30,8 @@ from isolate.hunt.settings import project_kind, reading_settings
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
-from isolate.report.status import Phase, StepRun, checked_steps, judged_journal, later_phase, step_runs, verified_text
+from isolate.report.status import (Phase, StepRun, checked_steps, judged_journal, later_phase, later_phases,
+                                   step_runs, verified_text)
 from isolate.report.verdict import headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
@@ -73,6 +74,7 @@ class Page:
     ev: Evidence
     candidates: int  # the predecessors the verdict is about (a brittle victim's: its setter phase's)
     phase: Phase | None = None  # a phase after the polluter search that a hunt without a verdict is in
+    later: tuple[int, tuple[str, ...]] | None = None  # where the later phases began, and their names
 
 
 def render(hunt: Hunt) -> str:
@@ -104,7 +106,8 @@ def gather(hunt: Hunt) -> Page:
     later = None if verdict is not None or not entries else \
         later_phase(hunt, ev.problem, ev.observations, entries, ev.wall_seconds)
     return Page(hunt, ev.problem, tuple(entries), tuple(steps), lines, first, verdict,
-                settings.confidence, state, project_kind(hunt), ev, _candidates(hunt, ev, verdict), later)
+                settings.confidence, state, project_kind(hunt), ev, _candidates(hunt, ev, verdict), later,
+                later_phases(hunt))
 
 
 def _candidates(hunt: Hunt, ev: Evidence, verdict: dict[str, Any] | None) -> int:
@@ -483,6 +486,10 @@ def _chart_section(p: Page) -> str:
                f", at {len(p.lines[0].points)} points of the {total} runs") + "). The dashed line is the target"
                " confidence; grey marks along the top are where each step began.</p>")
     strategy = p.hunt.settings.get("search", {}).get("strategy", "isolate")
+    if p.later is not None and p.later[0] < total:
+        out.append(f'<p class="note" id="later-note">From run {p.later[0] + 1} on (the shaded part), the hunt ran'
+                   f" {e(_and(p.later[1]))} after the polluter search: the curves are the polluter search's and stay"
+                   " where it left them; those runs are among the steps below, their findings in the verdict above.</p>")
     if strategy != "isolate" and p.verdict is not None:
         out.append(f'<p class="note">This hunt ran the {e(strategy)} strategy: the confidence of its verdict is'
                    " that recipe's own; the chart is the Bayesian posterior of the same runs.</p>")
@@ -497,6 +504,10 @@ def _chart_section(p: Page) -> str:
         svg.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{H - BOTTOM}" y2="{H - BOTTOM + 4}" stroke="#9aa4ae"/>')
         svg.append(f'<text x="{x:.1f}" y="{H - BOTTOM + 16}" text-anchor="middle">{t}</text>')
     svg.append(f'<text x="{(LEFT + W - RIGHT) / 2:.0f}" y="{H - 4}" text-anchor="middle">runs</text>')
+    if p.later is not None and p.later[0] < total:  # the polluter search's curves stay flat over them
+        x = _x(p.later[0], total)
+        svg.append(f'<rect id="later-phases" x="{x:.1f}" y="{TOP}" width="{W - RIGHT - x:.1f}" height="{H - BOTTOM - TOP}"'
+                   f' fill="#dde3e9" fill-opacity="0.45"><title>runs {p.later[0] + 1}–{total}: {e(", ".join(p.later[1]))}</title></rect>')
     for g in p.steps:
         x = _x(g.begin, total)
         svg.append(f'<line class="step-mark" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 8}" y2="{TOP - 2}" stroke="#9aa4ae">'
@@ -548,6 +559,10 @@ def _chart_section(p: Page) -> str:
                    " before the victim are among the steps below.</p>")
     out.append("</section>")
     return "\n".join(out)
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def same_curves(lines: Sequence[Line], within: float = 0.005) -> dict[int, int]:

@@ -131,6 +131,22 @@ def _kind(query: dict[str, Any]) -> str | None:
     return next((kind for prefix, kind in _MARKS if reason.startswith(prefix)), None)
 
 
+PHASE_NAMES = {"setters": "the state-setter search", "scan": "the scan", "cleaners": "the cleaner search"}
+
+
+def later_phases(hunt: Hunt) -> tuple[int, tuple[str, ...]] | None:
+    """Where the phases after the polluter search began (journal entries before their first query)
+    and their names, in the order they ran; None when the hunt ran none."""
+    began: dict[str, int] = {}
+    for q in read_queries(hunt):
+        kind = _kind(q)
+        if kind is not None and isinstance(q.get("from"), int):
+            began.setdefault(kind, q["from"])
+    if not began:
+        return None
+    return min(began.values()), tuple(PHASE_NAMES[k] for k in sorted(began, key=began.__getitem__))
+
+
 def _marked(hunt: Hunt) -> tuple[str, dict[str, Any]] | None:
     """The later phase of the hunt's latest query that ran for one, and that query (the checks'
     queries, fork check and repeats, run in any phase and name none)."""

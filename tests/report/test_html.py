@@ -125,6 +125,7 @@ def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
     assert page.one(id="confidence").text == f"{verdict['confidence']:.3f}"
     assert [c.text for c in page.all("code", class_="culprit")] == verdict["culprits"] == [CULPRIT]
     assert page.one(id="headline").all("b")[0].text == "polluted by an earlier test"
+    assert not page.all(id="later-note") and not page.all(id="later-phases")  # no phase after the search
 
     # the chart: one line per answer, the verdict's answer first; its last point is the verdict's confidence
     lines = sorted(page.one("svg", id="chart").all("g", class_="answer"), key=lambda g: int(g.attrs["data-answer"]))
@@ -397,6 +398,15 @@ def test_a_cause_the_scan_found_is_named_under_the_chart_not_drawn_at_zero(tmp_p
     # the headline counts the causes, as the text verdict does (it said "an earlier test")
     assert page.one(id="headline").all("b")[0].text == f"polluted by earlier tests: {len(verdict['causes'])} causes"
     assert len(verdict["causes"]) == 2
+    # the scan's runs come after the search's: shaded and said, not read as the curves' (QA: the
+    # curves ran flat over them, unexplained)
+    queries = [json.loads(line) for line in (suite / ".isolate" / hunt_name(victim) / "queries.jsonl")
+               .read_text().splitlines()]
+    began = min(q["from"] for q in queries if q["reason"].startswith("scan: "))
+    assert 0 < began < verdict["runs"]
+    later = page.one("p", id="later-note").text
+    assert f"From run {began + 1} on" in later and "the scan" in later, later
+    assert page.one("svg", id="chart").all("rect", id="later-phases")
 
 
 def test_a_batch_is_a_row_per_list_in_the_order_it_listed_them(tmp_path: Path, hunted: tuple[Path, Path]) -> None:
