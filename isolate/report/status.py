@@ -147,10 +147,19 @@ def later_phases(hunt: Hunt) -> tuple[int, tuple[str, ...]] | None:
     return min(began.values()), tuple(PHASE_NAMES[k] for k in sorted(began, key=began.__getitem__))
 
 
+# the checks' queries (isolate.hunt.forkcheck, repeatcheck) run in any phase and name none
+_CHECKS = ("fork check:", "repeat check:", "repeats:")
+
+
 def _marked(hunt: Hunt) -> tuple[str, dict[str, Any]] | None:
-    """The later phase of the hunt's latest query that ran for one, and that query (the checks'
-    queries, fork check and repeats, run in any phase and name none)."""
-    return next(((kind, q) for q in reversed(read_queries(hunt)) if (kind := _kind(q)) is not None), None)
+    """The later phase of the hunt's latest query but the checks', and that query; None when that
+    query was the polluter search's: a session with new settings (a lower --further, say) opened
+    it again after a later phase (QA: status showed the phase it had paused in, and its leader)."""
+    for q in reversed(read_queries(hunt)):
+        if not str(q.get("reason", "")).startswith(_CHECKS):
+            kind = _kind(q)
+            return None if kind is None else (kind, q)
+    return None
 
 
 def later_phase(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], entries: list[Entry],

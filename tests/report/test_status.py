@@ -150,6 +150,19 @@ def test_status_of_a_hunt_paused_in_the_cleaner_phase_names_the_cause_and_its_le
     assert leader == "—" or leader.startswith(("cleaner ", "no cleaner (")), status
     assert CURRENCY not in leader, status
 
+    # resumed asking for weaker further causes, the polluter search opens again: once it ran a list, status
+    # shows it, not the phase it paused in (QA: that phase and leader, the queries after it unread)
+    def searching(hunt: Path) -> bool:
+        queries = _queries(hunt)
+        last = max(i for i, q in enumerate(queries) if q["reason"].startswith("cleaners: "))
+        new = [q for q in queries[last + 1:] if not q["reason"].startswith(CHECKS)]
+        return bool(new) and len(_runs(hunt)) > new[0]["from"]
+
+    status = _interrupted(suite, tmp_path, CLEANED, ("--cleaners", "--jobs", "2", "--further", "0.2"),
+                          searching)
+    assert _line(status, "phase") == "", status
+    assert _line(status, "leading").startswith(f"{CURRENCY} ("), status
+
 
 def test_status_of_a_hunt_paused_in_the_scan_shows_the_causes_it_confirmed(tmp_path: Path) -> None:
     from conftest import serial_recording
@@ -170,3 +183,6 @@ def test_status_of_a_hunt_paused_in_the_scan_shows_the_causes_it_confirmed(tmp_p
     assert isolate(suite, "report", MASKED_VICTIM, "--html", str(page)).returncode == 0
     assert f"no verdict yet (paused)</b> — phase: scan — leading: <code class=\"id\">polluter {PLAIN} (" \
         in page.read_text(), page.read_text()[:3000]
+
+
+CHECKS = ("fork check:", "repeat check:", "repeats:")  # queries of the checks, which run in any phase
