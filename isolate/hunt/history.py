@@ -19,7 +19,6 @@ is read again when its contents changed since (CI overwrote `last.subunit`): a l
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -86,6 +85,8 @@ def _read_marks(hunt: Hunt) -> dict[str, str]:
 
 def digest(path: Path) -> str:
     """The contents of a stream, or of the files of a recording directory, as one hash."""
+    import hashlib  # here: only --history paths are hashed, and it loads OpenSSL (~8 ms)
+
     files = sorted([*path.glob("*.subunit"), *path.glob(".pytest-replay*.txt")]) if path.is_dir() else [path]
     hashed = hashlib.sha256()
     for f in files:

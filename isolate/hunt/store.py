@@ -21,7 +21,6 @@ Every file except the journal is written whole: temp file, fsync, rename.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import math
 import re
@@ -46,6 +45,8 @@ def hunt_name(test_id: str) -> str:
     letters, digits, `.`, `_` and `-` replaced, no leading dot, at most 60 characters; a hash
     of the whole id keeps different ids apart, case-insensitive file systems included.
     """
+    import hashlib  # here: only a new hunt is named, and hashlib loads OpenSSL (~8 ms)
+
     safe = _UNSAFE.sub("_", test_id.replace("::", "."))  # pytest's node id separator is a boundary too
     readable = safe[-_TAIL:]
     if len(safe) > _TAIL and "." in readable:  # start at a component boundary: `Class.test_x`
