@@ -10,12 +10,10 @@ runners (:mod:`isolate.running.child`, :mod:`isolate.running.forkserver`) in pla
 
 from __future__ import annotations
 
-import configparser
 import os
 import re
 import shlex
 import sys
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -125,6 +123,8 @@ def pytest_config(directory: Path) -> Path | None:
             return directory / name
     pyproject = directory / "pyproject.toml"
     if pyproject.is_file():
+        import tomllib  # here, and in _read_stestr: only when a pyproject.toml is read (~8 ms)
+
         try:
             tool = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -180,6 +180,8 @@ def _read_stestr(directory: Path) -> Project | None:
     else:
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file():
+            import tomllib
+
             try:
                 doc = tomllib.loads(pyproject.read_text(encoding="utf-8"))
             except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -221,6 +223,8 @@ def _ini_section(path: Path, section: str) -> dict[str, str] | None:
 
     Interpolation is off: stestr and testr values hold ``$VAR`` and sometimes ``%``.
     """
+    import configparser  # here: a project configured by pytest.ini or pyproject.toml never needs it
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         with path.open(encoding="utf-8") as fp:  # parser.read() would skip an unreadable file silently
