@@ -30,11 +30,9 @@ from isolate.errors import UserError
 from isolate.files import read_list
 from isolate.hunt.journal import OUTCOMES, Position, append_lines, json_object, lines_since
 from isolate.hunt.lock import Lock, holder
-from isolate.hunt.loop import NO_EVIDENCE, Interrupted, make_runner as hunt_runner, terminate
 from isolate.hunt.settings import DEFAULTS
 from isolate.hunt.store import Hunt
 from isolate.hunt.verdict import read_verdict
-from isolate.running.runner import Interrupted as RunnerInterrupted
 from isolate.search.model import runs_for
 from isolate.words import counted
 
@@ -89,9 +87,14 @@ def verify(
     timeout: float | None = None,
     say: Callable[[str], None] = lambda line: None,
     warn: Callable[[str], None] = lambda line: None,
-    make_runner: Callable[[Hunt], Any] = hunt_runner,
+    make_runner: Callable[[Hunt], Any] | None = None,
 ) -> Verification:
-    """Run the hunt's lists until the failure shows or the passes rule out its rate."""
+    """Run the hunt's lists until the failure shows or the passes rule out its rate (with
+    `make_runner`, by default the hunt's: isolate.hunt.loop.make_runner)."""
+    # the hunt's runner stack only here: status and the report read the rest of this module
+    from isolate.hunt.loop import Interrupted, make_runner as hunt_runner, terminate
+    from isolate.running.runner import Interrupted as RunnerInterrupted
+
     if not 0 < confidence < 1:
         raise UserError(f"--confidence {confidence} is out of range; give a value in (0, 1), e.g. 0.99")
     running = holder(hunt.path)
@@ -113,7 +116,7 @@ def verify(
     kept = len(_read(hunt, lambda _: None))
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        with Lock(hunt.path, warn), make_runner(runnable) as runner:
+        with Lock(hunt.path, warn), (make_runner or hunt_runner)(runnable) as runner:
             for target in targets:
                 while True:
                     counts = _counts(hunt, targets, attempt)
@@ -161,6 +164,8 @@ def verify(
 
 def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
     """The rate to rule out and the lists to run, from the hunt's verdict."""
+    from isolate.hunt.loop import NO_EVIDENCE  # (see verify)
+
     verdict = read_verdict(hunt)
     if verdict is None:
         raise UserError(f"the hunt for {hunt.victim} has no verdict yet; finish it with"
