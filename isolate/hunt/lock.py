@@ -8,7 +8,6 @@ has changed nothing.
 from __future__ import annotations
 
 import os
-import socket
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ class Holder:
 
     @property
     def here(self) -> bool:
-        return self.host == socket.gethostname()
+        return self.host == _host()
 
     @property
     def alive(self) -> bool:
@@ -48,6 +47,12 @@ class Holder:
             return self.start == started
         command = _command_line(self.pid)
         return command is None or "isolate" in command
+
+
+def _host() -> str:
+    """socket.gethostname(), which is uname(2)'s node name, without importing socket (~5 ms of
+    every command that reads a lock, isolate status included)."""
+    return os.uname().nodename
 
 
 def stale_because(found: Holder) -> str:
@@ -91,7 +96,7 @@ class Lock:
         self.warn = warn
 
     def __enter__(self) -> Lock:
-        me = f"{os.getpid()} {socket.gethostname()} {_boot_id()} {_start_time(os.getpid()) or '-'}\n"
+        me = f"{os.getpid()} {_host()} {_boot_id()} {_start_time(os.getpid()) or '-'}\n"
         for _ in range(2):
             try:
                 fd, tmp = tempfile.mkstemp(prefix=".lock.", dir=self.directory)
