@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -23,6 +22,8 @@ def write_atomic(path: Path, text: str | bytes) -> None:
 
     The temp file is `.<name>.<pid>.<random>` next to `path`; one left by a process that was
     killed mid-write (`kill -9`) is removed by the next write of the same file."""
+    import tempfile  # here: commands that only read (status, log) never need it (~7 ms)
+
     check_target(path)
     _remove_stale_temps(path)
     try:

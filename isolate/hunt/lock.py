@@ -8,7 +8,6 @@ has changed nothing.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +95,8 @@ class Lock:
         self.warn = warn
 
     def __enter__(self) -> Lock:
+        import tempfile  # here, as in isolate.files.write_atomic: only a command that writes takes the lock
+
         me = f"{os.getpid()} {_host()} {_boot_id()} {_start_time(os.getpid()) or '-'}\n"
         for _ in range(2):
             try:
