@@ -15,7 +15,7 @@ an executor's business (executors/): ``fresh`` starts the project's interpreter 
 command) per repetition; ``fork`` keeps one :mod:`isolate.running.forkserver` per Runner and forks
 per repetition (faster; the interpreter's start-up state, e.g. the str hash seed, is shared);
 with a ``scheduler`` address, every repetition is a task on a Dask worker (executors/dask.py,
-imported only then: Dask is an optional extra).
+imported only then: Dask is an optional extra; executors/fork.py too is imported only when used).
 
 Ctrl-C: :meth:`Runner.run` kills every running group and raises :class:`Interrupted`, which
 carries the outcomes that finished.
@@ -34,7 +34,6 @@ from pathlib import Path
 from isolate.errors import UserError
 from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.folders import Folders
-from isolate.running.executors.fork import ForkExecutor
 from isolate.running.executors.local import LocalExecutor
 from isolate.running.executors.processes import Launcher
 from isolate.running.executors.reaper import Reaper
@@ -278,6 +277,8 @@ class Runner:
             else:
                 folders = self._folders = Folders(self.project.root, self._workdir(), self.warn)
                 if self.mode == "fork":
+                    from isolate.running.executors.fork import ForkExecutor  # with socket: fresh runs never need them
+
                     self._executor = ForkExecutor(launcher, self.timeout, self.preload, folders)
                 else:
                     assert self._reaper is not None
