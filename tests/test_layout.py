@@ -106,3 +106,33 @@ def test_the_commands_do_not_import_the_test_runner() -> None:
               "print(sorted(m for m in ('unittest', 'subunit', 'testtools', 'pytest') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]", proc.stdout
+
+
+# Modules that cost every isolate process milliseconds to import (hashlib loads OpenSSL,
+# statistics fractions and decimal) for what few commands do: a hash names a new hunt or marks a
+# --history path, tomllib and configparser read one kind of project file each, socket is the
+# fork server's. They are imported in the functions that use them.
+RARELY_NEEDED = ("hashlib", "statistics", "tomllib", "configparser", "socket")
+# ...and what only a command that runs tests or writes files needs: not `status` or `log`.
+RUNNING = ("tempfile", "subprocess", "isolate.hunt.loop", "isolate.running.runner")
+
+
+def _imported(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """Which of `names` importing `modules` imports, in a fresh interpreter (see below)."""
+    script = (f"import sys\nfor name in {modules!r}:\n    __import__(name)\n"
+              f"print(sorted(m for m in {names!r} if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    found: list[str] = ast.literal_eval(proc.stdout)
+    return found
+
+
+def test_a_hunts_start_leaves_out_what_few_commands_need() -> None:
+    """What `isolate bisect` imports before its first run, and what `status` and `log` import,
+    leave out the modules of RARELY_NEEDED (and `status` those of RUNNING): each would be paid
+    by each of the processes a hunt, its scripts and CI start. A fresh interpreter, so that
+    nothing this test process imported counts."""
+    bisect = ["isolate.cli", "isolate.hunt.loop", "isolate.hunt.settings", "isolate.hunt.store",
+              "isolate.hunt.start", "isolate.report.progress", "isolate.report.verdict"]
+    assert _imported(bisect, RARELY_NEEDED) == []
+    status = ["isolate.cli", "isolate.hunt.store", "isolate.report.status"]
+    assert _imported(status, RARELY_NEEDED + RUNNING) == []
