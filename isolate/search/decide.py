@@ -14,14 +14,24 @@ from typing import Sequence
 from isolate.search.model import Observation, Problem, Query, Settings, Strategy, Verdict
 from isolate.search.posterior import Answer
 from isolate.search import stored
-from isolate.search.strategies import bayesian, causes, cleaners, manual, scan, setters
+from isolate.search.strategies import bayesian, causes, cleaners, scan, setters
+
+
+def _peers(problem: Problem, observations: Sequence[Observation], settings: Settings, *,
+           batch: int = 1) -> Query | Verdict:
+    """The human recipe and the peers' procedures (strategies/manual.py), imported only when a
+    hunt or the benchmark runs one: a default hunt has no use for its dataclasses (~4 ms)."""
+    from isolate.search.strategies import manual
+
+    return manual.decide(problem, observations, settings, batch=batch)
+
 
 STRATEGIES: dict[str, Strategy] = {
     "isolate": causes.decide,
     "single": bayesian.decide,
-    "manual": manual.decide,
-    "halving": manual.decide,
-    "ddmin": manual.decide,
+    "manual": _peers,
+    "halving": _peers,
+    "ddmin": _peers,
     "setters": setters.decide,  # a brittle victim's state-setters (the hunt's second phase)
     "cleaners": cleaners.decide,  # a polluter's cleaners (bisect --cleaners, after a polluter verdict)
     "scan": scan.decide,  # every other predecessor alone (bisect --scan, after a polluter verdict)
