@@ -409,8 +409,21 @@ def status(test: str | None, repo: Path | None) -> None:
     for problem in broken:
         click.echo(f"isolate: warning: {problem}", err=True)
     hunts = hunts_for(root, test)
-    if hunts or not broken:
+    if test is not None:
         click.echo(format_status([hunt_status(h) for h in hunts]))
+        return
+    shown, unreadable = [], []
+    for hunt in hunts:  # one hunt's unreadable file is its own warning beside the others' status
+        try:
+            shown.append(hunt_status(hunt))
+        except UserError as exc:
+            unreadable.append(exc)
+    if unreadable and not shown:  # nothing else to show: it is the error
+        raise unreadable[0]
+    for exc in unreadable:
+        click.echo(f"isolate: warning: {exc}", err=True)
+    if shown or not broken:
+        click.echo(format_status(shown))
 
 
 @main.command()

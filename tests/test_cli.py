@@ -142,3 +142,30 @@ def test_both_spellings_of_a_flag_are_refused_not_the_last_taken(tmp_path: Path,
         assert_user_error(isolate(tmp_path, "bisect", "test_x", *args),
                           f"{pair[0]} and {pair[1]} contradict each other", "give one of them")
     assert "no hunt for 'test_x'" in isolate(tmp_path, "bisect", "test_x", pair[1], pair[1]).stderr  # once is fine
+
+
+def test_status_of_every_hunt_shows_the_sound_ones_when_one_cannot_be_read(tmp_path: Path) -> None:
+    """QA: with two hunts, one whose verdict.json was corrupt or whose order.txt was gone made
+    `isolate status` exit 2 showing neither (a corrupt hunt.json was already a warning beside
+    the other hunts); `status TEST` of the broken one stays the error, and so does `status` once
+    the broken hunt is the only one (tests/test_bad_inputs.py)."""
+    victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+    other = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_with_settings_currency"
+    suite = recording("deterministic_polluter", tmp_path, victim)
+    assert isolate(suite, "extract", "--test", other).returncode == 0
+    broken = next(h for h in (suite / ".isolate").iterdir() if "uses_default" in h.name)
+    for damage in ("verdict.json", "order.txt"):
+        if damage == "verdict.json":
+            (broken / "verdict.json").write_text('{"verdict": ')
+        else:
+            (broken / "verdict.json").unlink()
+            (broken / "order.txt").unlink()
+        proc = isolate(suite, "status")
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stdout.startswith(other + "\n  not started · 56 candidates"), proc.stdout
+        assert victim not in proc.stdout, proc.stdout
+        [warning] = proc.stderr.splitlines()
+        assert warning.startswith("isolate: warning: ") and str(broken / damage) in warning, proc.stderr
+        assert_user_error(isolate(suite, "status", "test_header_uses"), str(broken / damage))
+    shutil.rmtree(next(h for h in (suite / ".isolate").iterdir() if "with_settings" in h.name))
+    assert_user_error(isolate(suite, "status"), str(broken / "order.txt"))
