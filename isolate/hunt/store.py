@@ -68,7 +68,11 @@ class Hunt:
         return str(self.settings["victim"])
 
     def order(self) -> tuple[str, ...]:
-        return read_list(self.path / "order.txt")
+        path = self.path / "order.txt"
+        if not path.exists() and not path.is_symlink():  # read_list's "check the path": the user gave none
+            raise UserError(f"{path} is missing, so the hunt has no order; restore it from a backup, or re-create"
+                            " the hunt with 'isolate extract --force'")
+        return read_list(path)
 
     def failure(self) -> str:
         return read_text(self.path / "failure.txt", "the recorded failure",

@@ -98,6 +98,17 @@ def test_durations_json_missing_or_sound(tmp_path: Path) -> None:
     assert durations(Hunt(tmp_path, GOOD), ("a", "v", "b")) == [2.0, 0.0005, 1.0]
 
 
+def test_a_missing_order_txt_names_the_hunts_file_and_the_fix(tmp_path: Path) -> None:
+    """QA: a hunt whose order.txt was deleted said "list file .../order.txt does not exist; check
+    the path" in status, log, report, plan, verify and bisect: a path the user never gave."""
+    with pytest.raises(UserError) as info:
+        Hunt(tmp_path, GOOD).order()
+    assert str(info.value) == (f"{tmp_path / 'order.txt'} is missing, so the hunt has no order; restore it from a"
+                               " backup, or re-create the hunt with 'isolate extract --force'")
+    (tmp_path / "order.txt").write_text("a\nv\n")
+    assert Hunt(tmp_path, GOOD).order() == ("a", "v")
+
+
 BAD_VERDICTS = [b"", b"{", b"{}", b"[]", b"null", b"\xff", b'{"verdict": 5}', b'{"verdict": ""}',
                 b'{"verdict": "polluter"}', b'{"verdict": "polluter", "confidence": "high", "culprits": []}',
                 b'{"verdict": "polluter", "confidence": NaN, "culprits": []}',
