@@ -421,6 +421,8 @@ def _lists(group: list[Entry], queries: list[dict[str, Any]]) -> list[tuple[int,
 def log_lines(hunt: Hunt) -> list[str]:
     """The journal grouped by query (a step's list, its runs, why it was chosen)."""
     entries, warnings = judged_journal(hunt)
+    ev = evidence(hunt)
+    warnings.extend(w for w in ev.warnings if w not in warnings)  # runs whose step file is gone, as status says
     groups = step_runs(hunt, entries, warnings)
     lines = [f"hunt for {hunt.victim} in {hunt.path}"]
     lines.extend(f"warning: {w}" for w in warnings)
@@ -431,9 +433,10 @@ def log_lines(hunt: Hunt) -> list[str]:
             lines.append(f"{g.at[:19]:19}  fork check: steps {steps} again in the fork server, {counted(g.runs, 'run')},"
                          f" {g.fails} reproduced{note}")
             continue
-        lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {g.size:>5} {noun(g.size, 'predecessor')} + victim,"
+        size = f"{g.size:>5} {noun(g.size, 'predecessor')} + victim" if g.size >= 0 else f"step-{g.step:03d}.txt missing"
+        lines.append(f"{g.at[:19]:19}  step {g.step:>3}: {size},"
                      f" {g.runs:>3} {noun(g.runs, 'run')}, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
-    said = hunt_findings(hunt, evidence(hunt).observations) if entries else ()
+    said = hunt_findings(hunt, ev.observations) if entries else ()
     lines.append(f"mode: {mode_text(hunt)}")
     if repeats_of(hunt) is not None:
         lines.append(f"repeats: {repeat_text(hunt)}")

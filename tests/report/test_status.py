@@ -186,3 +186,24 @@ def test_status_of_a_hunt_paused_in_the_scan_shows_the_causes_it_confirmed(tmp_p
 
 
 CHECKS = ("fork check:", "repeat check:", "repeats:")  # queries of the checks, which run in any phase
+
+
+def test_log_of_a_hunt_whose_step_file_is_gone_says_so_not_minus_one_predecessors(tmp_path: Path) -> None:
+    """QA: with step-003.txt deleted by hand, `isolate log` showed "step 3: -1 predecessors +
+    victim" and no word of the runs skipped, which `status` warned of."""
+    from conftest import journal_of, recording
+
+    victim = "reportgen.tests.core.test_report.ReportHeaderTest.test_header_uses_default_currency"
+    suite = recording("deterministic_polluter", tmp_path, victim)
+    assert isolate(suite, "bisect", victim, "--jobs", "1", "-q").returncode == 0
+    hunt = next((suite / ".isolate").glob("*/"))
+    step = journal_of(suite)[0]["step"]  # the first list the hunt ran
+    (hunt / f"step-{step:03d}.txt").unlink()
+    warning = f"step {step} does not match a step file (step-{step:03d}.txt missing or changed); skipped"
+    assert warning in isolate(suite, "status", victim).stdout
+    log = isolate(suite, "log", victim)
+    assert log.returncode == 0, log.stderr
+    assert "-1 predecessor" not in log.stdout, log.stdout
+    assert warning in log.stdout, log.stdout
+    [row] = [line for line in log.stdout.splitlines() if f"  step {step:>3}: " in line]
+    assert f"  step {step:>3}: step-{step:03d}.txt missing, " in row, row
