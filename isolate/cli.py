@@ -402,26 +402,13 @@ def resume(ctx: click.Context, test: str, scheduler: str | None, quiet: bool, re
 def status(test: str | None, repo: Path | None) -> None:
     """Where each hunt stands: state, candidates, leading suspect, runs, time spent and left."""
     from isolate.hunt.store import broken_hunts, hunts_for, hunts_root
-    from isolate.report.status import format_status, status as hunt_status
+    from isolate.report.status import format_status, statuses
 
     root = hunts_root(repo)
     broken = broken_hunts(root) if root is not None and test is None else []
-    for problem in broken:
+    shown, unreadable = statuses(hunts_for(root, test), alone=test is not None)
+    for problem in [*broken, *unreadable]:
         click.echo(f"isolate: warning: {problem}", err=True)
-    hunts = hunts_for(root, test)
-    if test is not None:
-        click.echo(format_status([hunt_status(h) for h in hunts]))
-        return
-    shown, unreadable = [], []
-    for hunt in hunts:  # one hunt's unreadable file is its own warning beside the others' status
-        try:
-            shown.append(hunt_status(hunt))
-        except UserError as exc:
-            unreadable.append(exc)
-    if unreadable and not shown:  # nothing else to show: it is the error
-        raise unreadable[0]
-    for exc in unreadable:
-        click.echo(f"isolate: warning: {exc}", err=True)
     if shown or not broken:
         click.echo(format_status(shown))
 

@@ -319,6 +319,24 @@ def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confid
     return text
 
 
+def statuses(hunts: list[Hunt], alone: bool = False) -> tuple[list[Status], list[str]]:
+    """Each hunt's status, and a warning for each hunt whose files cannot be read, beside the
+    others' (QA: one corrupt verdict.json ended every hunt's status). Its UserError stands when
+    the hunt was asked for by name (`alone`) or no other hunt can be shown."""
+    shown: list[Status] = []
+    unreadable: list[UserError] = []
+    for hunt in hunts:
+        try:
+            shown.append(status(hunt))
+        except UserError as error:
+            if alone:
+                raise
+            unreadable.append(error)
+    if unreadable and not shown:
+        raise unreadable[0]
+    return shown, [str(error) for error in unreadable]
+
+
 def format_status(items: list[Status]) -> str:
     if not items:
         return "no hunts here; start one with 'isolate extract'"
