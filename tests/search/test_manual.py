@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from isolate.search.strategies import manual
@@ -50,6 +51,8 @@ def test_runs_per_step_follow_the_confidence_formula() -> None:
     assert n == 14 and c == 0.95  # ln(0.05)/ln(0.8) = 13.4
     n, c = manual.step_runs(pb, Settings(overall_confidence=0.95), 0.2)
     assert c > 0.97 and n > 14  # 4 steps: 1 - 2(1 - 0.95^(1/4))
+    n, c = manual.step_runs(pb, Settings(overall_confidence=math.nextafter(1.0, 0.0)), 0.2)
+    assert c < 1 and 150 < n < 200  # ln(1.1e-16)/ln(0.8) = 164: it rounded to 1 and divided log(0)
 
 
 def test_manual_estimates_the_rate_from_three_reproductions() -> None:

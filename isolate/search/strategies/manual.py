@@ -72,6 +72,9 @@ def step_runs(problem: Problem, settings: Settings, rate: float) -> tuple[int, f
     if settings.overall_confidence is not None:
         steps = max(1, math.ceil(math.log2(max(2, len(problem.predecessors)))))
         c = 1.0 - 2.0 * (1.0 - settings.overall_confidence ** (1.0 / steps))
+        # at most the largest float below 1: an overall 0.9999999999999999 rounded it to 1, and the
+        # runs for it to log(0) (QA: a traceback from `isolate plan --confidence 0.9999999999999999`)
+        c = min(c, math.nextafter(1.0, 0.0))
     return runs_for(c, min(rate, 1.0)), c
 
 
