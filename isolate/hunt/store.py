@@ -349,6 +349,9 @@ def find_hunt(root: Path | None, test: str) -> Hunt | None:
     When none matches but a hunt.json is corrupt (it may be this test's), that is the error."""
     if root is None:
         return None
+    if not test.strip():  # (a part of every id: it named the only hunt, and verify ran it; QA)
+        raise UserError(f"the test name {test!r} is empty; give the failing test's id, or a part of it"
+                        " that names one hunt ('isolate status' lists them)")
     hunts = all_hunts(root)
     exact = [h for h in hunts if h.victim == test]
     if exact:
