@@ -563,9 +563,10 @@ def _estimated_rate(failures: int, runs: int) -> float:
         raise UserError(f"the victim ran {counted(runs, 'time')} to estimate its failure rate from (stored runs"
                         f" and runs of its whole list; {PLAN_RUNS} needed): give --rate R (0.033 for 1 in 30)")
     rate = failures / runs
-    click.echo(f"isolate: rate {rate:.3g}: the victim failed in {failures} of {runs} runs (stored runs, and the"
-               " hunt's of its whole list); with the polluter always before it the rate may be higher: give --rate R",
-               err=True)
+    # executions, not runs (QA: "51 of 178 runs" of a hunt of 110 runs, its whole list's K-fold)
+    click.echo(f"isolate: rate {rate:.3g}: the victim failed {failures} of the {counted(runs, 'time')} it ran (once"
+               " in each stored run, every execution in the hunt's runs of its whole list); with the polluter always"
+               " before it the rate may be higher: give --rate R", err=True)
     return rate
 
 
