@@ -139,6 +139,17 @@ def test_every_cut_point_agrees_with_stock_parser() -> None:
     assert compared > len(ends) * 0.9 and declared > 0
 
 
+def test_a_v1_stream_cut_between_two_tests_says_so() -> None:
+    """Cut inside a line that is no test's (`time:`, `tags:`), the run reads as a shorter one; it
+    said nothing (QA: `isolate runs` listed a stored run cut to 11 of its 102 tests without a word)."""
+    for tail in (b"time: 2026-01-01 00:0", b"tags: worker-"):
+        records, warnings = mine(b"test: a\nsuccess: a\ntest: b\nsuccess: b\n" + tail)
+        assert [(r.id, r.status) for r in records] == [("a", "success"), ("b", "success")]
+        assert warnings == ["stream ends at line 5 in the middle of a line: the run was cut short; kept the 2"
+                            " tests before it"], warnings
+    assert mine(b"test: a\nsuccess: a\ntime: 2026-01-01 00:00:00Z\n")[1] == []  # whole: nothing to say
+
+
 def test_simple_bracket_details_and_test_local_tags() -> None:
     data = (
         b"test: a\ntags: local\nfailure: a [\nline one\n ]escaped\n]\n"
