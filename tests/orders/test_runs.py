@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import assert_user_error, copy_suite, isolate
-from test_pytest_plugin import pytest_run
+from conftest import assert_user_error, isolate, xdist_recorded
 
 VICTIM = "tests/test_store.py::test_active_sessions_for_user_counts_logins"
 
 
 def test_runs_lists_a_recording_a_saved_stream_and_stdin(tmp_path: Path) -> None:
-    suite = copy_suite("pytest_flaky_xdist", tmp_path)
-    proc = pytest_run(suite, "-n", "2", "--dist", "loadfile", "--isolate-record", "rec", SAMPLE_POLLUTION_RATE="1")
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    suite, stdout, returncode = xdist_recorded(tmp_path)  # pytest -n 2 --dist loadfile --isolate-record rec
+    assert returncode == 1, stdout
 
     listed = isolate(suite, "runs", "--stream", "rec")
     assert listed.returncode == 0, listed.stderr
@@ -55,9 +53,8 @@ def test_runs_refuses_a_stream_it_cannot_list(tmp_path: Path) -> None:
 def test_a_recording_file_that_is_no_stream_is_named(tmp_path: Path) -> None:
     """A recording directory read as one run left out a worker's file that held no records (here
     overwritten with junk) without a word: one worker fewer, its tests gone."""
-    suite = copy_suite("pytest_flaky_xdist", tmp_path)
-    proc = pytest_run(suite, "-n", "2", "--dist", "loadfile", "--isolate-record=rec", SAMPLE_POLLUTION_RATE="1")
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    suite, stdout, returncode = xdist_recorded(tmp_path)
+    assert returncode == 1, stdout
     (data,) = json.loads(isolate(suite, "runs", "--stream", "rec", "--json").stdout)
     other = next(f"{w.removeprefix('worker-')}.subunit" for w in data["workers"] if w != data["failures"][0]["worker"])
     (suite / "rec" / other).write_bytes(b"junk\n")
