@@ -176,6 +176,24 @@ def _current(hunt: Hunt) -> tuple[dict[str, Any], Any] | None:
     return data, settings
 
 
+def lost_runs(hunt: Hunt) -> str:
+    """Why the hunt's verdict.json is not its verdict when its journal is now shorter than the
+    verdict recorded (deleted or cut by hand: `isolate backtrack` deletes the verdict as it cuts),
+    in words; "" otherwise (no verdict, or a journal grown by a resumed hunt). QA: a finished hunt
+    whose journal was deleted read "not started", its verdict.json unmentioned."""
+    try:
+        data = json.loads((hunt.path / "verdict.json").read_text(encoding="utf8"), parse_constant=reject_non_finite)
+    except (OSError, ValueError):
+        return ""
+    size = data.get(JOURNAL_BYTES) if isinstance(data, dict) else None
+    now = _journal_bytes(hunt.path)
+    if type(size) is not int or now >= size:
+        return ""
+    return (f"verdict.json was written over {size:,} bytes of journal.jsonl, which now holds {now:,}: the runs"
+            f" behind it are gone, so it is not shown; restore the journal from a backup, or run 'isolate bisect"
+            f" {shlex.quote(hunt.victim)}' to hunt again")
+
+
 def _verdict_problem(data: Any) -> str:
     if not isinstance(data, dict):
         return "not a JSON object"

@@ -25,7 +25,7 @@ from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
 from isolate.hunt.settings import reading_settings
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_queries, read_steps, repeat_of
-from isolate.hunt.verdict import read_verdict
+from isolate.hunt.verdict import lost_runs, read_verdict
 from isolate.hunt.verify import latest
 from isolate.report.verdict import describe
 from isolate.report.verification import summary
@@ -109,7 +109,8 @@ def status(hunt: Hunt) -> Status:
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
-                  mode_text(hunt), ev.warnings, verified_text(hunt), "" if later is None else later.name)
+                  mode_text(hunt), ev.warnings + tuple(filter(None, (lost_runs(hunt),))), verified_text(hunt),
+                  "" if later is None else later.name)
 
 
 @dataclass(frozen=True)

@@ -207,3 +207,10 @@ def test_log_of_a_hunt_whose_step_file_is_gone_says_so_not_minus_one_predecessor
     assert warning in log.stdout, log.stdout
     [row] = [line for line in log.stdout.splitlines() if f"  step {step:>3}: " in line]
     assert f"  step {step:>3}: step-{step:03d}.txt missing, " in row, row
+    # the journal deleted by hand: the verdict is not the hunt's any more, and status says why
+    # (QA: "not started · 0 runs", its verdict.json unmentioned)
+    (hunt / "journal.jsonl").unlink()
+    status = isolate(suite, "status", victim)
+    assert status.returncode == 0 and "not started" in status.stdout, status.stdout + status.stderr
+    assert "verdict.json was written over " in status.stdout and "the runs behind it are gone" in status.stdout, \
+        status.stdout
