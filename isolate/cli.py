@@ -61,6 +61,14 @@ ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+:\d+|inproc://\S+")  # wha
 PLAN_RUNS = 5  # runs of the victim, stored or the hunt's, that `isolate plan TEST` estimates its rate from
 
 
+def _file_to_write(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A file to write, as a Path; an empty name, which a Path reads as the current folder (". is
+    a directory"; QA), is refused as empty."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("the file name is empty; give a file name, or '-' for stdout")
+    return None if value is None else Path(value)
+
+
 def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--scheduler, or ISOLATE_SCHEDULER: blank is unset; from the environment, where the user may
     not remember setting it, an address of no known shape is named as the variable's fault."""
@@ -178,7 +186,7 @@ def runs(repo: Path | None, stream: Path | None, limit: int, as_json: bool) -> N
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @click.option("--stream", type=click.Path(allow_dash=True, path_type=Path),
               help="Read a saved subunit v1/v2 file ('-' for stdin) instead of a repository.")
-@click.option("-o", "--output", type=click.Path(allow_dash=True, path_type=Path),
+@click.option("-o", "--output", type=click.Path(allow_dash=True), callback=_file_to_write,
               help="Also write the list here ('-' for stdout).")
 @click.option("--force", is_flag=True, help="Replace an existing hunt for this test.")
 @user_errors
@@ -428,7 +436,7 @@ def log(test: str, repo: Path | None) -> None:
 
 @main.command()
 @click.argument("test")
-@click.option("--html", "html_file", type=click.Path(allow_dash=True, path_type=Path), required=True,
+@click.option("--html", "html_file", type=click.Path(allow_dash=True), callback=_file_to_write, required=True,
               help="Write the report here ('-' for stdout): one self-contained HTML file.")
 @click.option("--repo", type=click.Path(path_type=Path), help="Project directory (default: here or a parent).")
 @user_errors

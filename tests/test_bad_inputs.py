@@ -247,6 +247,8 @@ CASES += [
         (("verify", SHORT, "--confidence", "0.01"), "--confidence"),
         (("replay", "STEP", "--scheduler", "tcp://localhost"), "missing port number"),
         (("extract", "--force", "-o", "."), "is a directory"),
+        (("extract", "--force", "-o", ""), "the file name is empty"),
+        (("report", SHORT, "--html", ""), "the file name is empty"),
         (("extract", "--force", "-o", "missing/order.txt"), "missing is not a directory"),
         (("extract", "--stream", "nowhere.subunit"), "does not exist"),
         (("extract", "--stream", ".stestr.conf"), "no subunit test records"),
