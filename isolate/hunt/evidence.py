@@ -274,16 +274,21 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
     return without(problem, drop), carry_over(problem, ev.observations, drop), dropped
 
 
+def _left_out(ev: Evidence, test: str) -> str:
+    """Why `test`, dropped by without_hangs, is in no list: it hung, the process died while it ran,
+    or the process ended right after it."""
+    if ev.hangs.get(test, 0) >= HANGS_TO_DROP:
+        return f"{test} hung in {counted(ev.hangs[test], 'run')}"
+    if ev.crashes.get(test, 0) >= CRASHES_TO_DROP:
+        return f"{test} killed the test process in {counted(ev.crashes[test], 'run')} and no run holding it finished"
+    return (f"the test process ended right after {test} (before the next test started) in"
+            f" {counted(ev.ended.get(test, 0), 'run')} and no run holding it finished")
+
+
 def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int = 1) -> tuple[str, ...]:
     """What the runs that are no evidence either way tell the user (`jobs`: runs at once, which
     share what lies outside their folders, such as a fixed port)."""
-    notes = tuple(f"left out: {t} hung in {counted(ev.hangs[t], 'run')}; it is in no list after that"
-                  if ev.hangs.get(t, 0) >= HANGS_TO_DROP else
-                  f"left out: {t} killed the test process in {counted(ev.crashes.get(t, 0), 'run')} and no run"
-                  " holding it finished; it is in no list after that" if ev.crashes.get(t, 0) >= CRASHES_TO_DROP else
-                  f"left out: the test process ended right after {t} (before the next test started) in"
-                  f" {counted(ev.ended.get(t, 0), 'run')} and no run holding it finished; it is in no list after that"
-                  for t in dropped)
+    notes = tuple(f"left out: {_left_out(ev, t)}; it is in no list after that" for t in dropped)
     another = sum(ev.other_failures.values())
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:

@@ -50,8 +50,7 @@ def _ended_after(outcome: Any) -> str | None:
     """The test after which the process ended between two predecessors (running.judge.Outcome's
     `after`: a session ended by a hook, a class's or module's teardown), unless it counts as a
     reproduction (a recorded crash)."""
-    after = getattr(outcome, "after", None)
-    return None if outcome.reproduced or not after else str(after)
+    return None if outcome.reproduced or not outcome.after else str(outcome.after)
 
 
 def judged_for(entry: Entry, used: int) -> Entry:

@@ -181,8 +181,9 @@ def _scan_v1(fp: BinaryIO, visit: Visitor, warn: Warn, after_v2: Visitor) -> tup
         tags = global_tags | test_tags
         visit(Record(current, "fail", frozenset(tags), start, now, "lost connection during test", cut=True))
         count += 1
-    elif cut_line and count and not saw_v2_byte:  # between two tests of a v1 stream: whatever ran after them is lost (QA: `isolate runs` showed
-        # a stored run cut to 11 of its 102 tests as a shorter run, with no word of it)
+    elif cut_line and count and not saw_v2_byte:
+        # cut between two tests of a v1 stream: whatever ran after them is lost (QA: `isolate runs`
+        # showed a stored run cut to 11 of its 102 tests as a shorter run, with no word of it)
         warn(f"stream ends at line {lineno} in the middle of a line: the run was cut short; kept the"
              f" {counted(count, 'test')} before it")
     return count, saw_v2_byte

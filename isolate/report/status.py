@@ -109,8 +109,14 @@ def status(hunt: Hunt) -> Status:
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
-                  mode_text(hunt), ev.warnings + tuple(filter(None, (lost_runs(hunt),))), verified_text(hunt),
+                  mode_text(hunt), ev.warnings + _lost(hunt, verdict), verified_text(hunt),
                   "" if later is None else later.name)
+
+
+def _lost(hunt: Hunt, verdict: dict[str, Any] | None) -> tuple[str, ...]:
+    """The warning of a verdict.json set aside because its runs are gone (hunt.verdict.lost_runs):
+    looked for only when no verdict stands, so a finished hunt's file is read once."""
+    return () if verdict is not None or not (why := lost_runs(hunt)) else (why,)
 
 
 @dataclass(frozen=True)
