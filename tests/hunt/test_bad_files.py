@@ -109,6 +109,20 @@ def test_a_missing_order_txt_names_the_hunts_file_and_the_fix(tmp_path: Path) ->
     assert Hunt(tmp_path, GOOD).order() == ("a", "v")
 
 
+def test_an_order_txt_edited_by_hand_is_refused_not_hunted(tmp_path: Path) -> None:
+    """QA: order.txt cut by hand hid the runs of every list holding a test it no longer held, and
+    `status` and `bisect` kept a verdict naming a test that was not in it."""
+    (tmp_path / "order.txt").write_text("a\nb\nv\n")
+    (tmp_path / "step-000.txt").write_text("# the extracted order\na\nb\n\nv\n")
+    assert Hunt(tmp_path, GOOD).order() == ("a", "b", "v")  # the same list, written another way
+    (tmp_path / "order.txt").write_text("b\nv\n")
+    with pytest.raises(UserError) as info:
+        Hunt(tmp_path, GOOD).order()
+    assert str(info.value) == (f"{tmp_path / 'order.txt'} and step-000.txt differ, though extract wrote the hunt's"
+                               " order to both and its runs were chosen from it: one was edited; copy the other back"
+                               " over it, or start a new hunt with 'isolate extract --force'")
+
+
 BAD_VERDICTS = [b"", b"{", b"{}", b"[]", b"null", b"\xff", b'{"verdict": 5}', b'{"verdict": ""}',
                 b'{"verdict": "polluter"}', b'{"verdict": "polluter", "confidence": "high", "culprits": []}',
                 b'{"verdict": "polluter", "confidence": NaN, "culprits": []}',
