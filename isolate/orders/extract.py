@@ -338,7 +338,7 @@ def stream_source(stream: Path, stdin: Callable[[], BinaryIO]) -> tuple[Source, 
     if stream.is_dir() or stream.is_file():
         return path_source(stream), str(stream)
     if stream.exists():  # `<(cmd)`, a FIFO: it said the path does not exist
-        raise UserError(f"--stream {stream} is a pipe or device, which extract reads twice; pass '-' and redirect"
+        raise UserError(f"--stream {stream} is a pipe or device, which isolate reads twice; pass '-' and redirect"
                         " the stream to stdin, or save it to a file")
     raise UserError(f"--stream {stream} does not exist; pass a saved subunit file, a recording directory, or '-'"
                     " for stdin")

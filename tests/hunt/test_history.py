@@ -332,6 +332,8 @@ def test_a_pipe_as_history_or_stream_is_refused_not_said_to_be_missing(tmp_path:
     os.mkfifo(fifo)
     assert_user_error(isolate(suite, "extract", "--stream", str(fifo), "--force"), "is a pipe or device",
                       "pass '-'")
+    # QA: `runs --stream` of one said "which extract reads twice", a command the user never ran
+    assert_user_error(isolate(suite, "runs", "--stream", str(fifo)), "is a pipe or device, which isolate reads twice")
     assert_user_error(isolate(suite, "bisect", VICTIM, "--history", str(fifo)),  # (it hung here)
                       f"--history {fifo} is a pipe or device", "save the stream to a file")
     assert (hunt / "hunt.json").read_bytes() == settings
