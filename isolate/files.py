@@ -28,8 +28,8 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     _remove_stale_temps(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", dir=path.parent)
-    except OSError as exc:
-        raise UserError(f"cannot write {path} ({exc.strerror}); check the folder's permissions") from None
+    except OSError as exc:  # the folder takes no file of ours: its fix, not the file's
+        raise UserError(f"cannot write {path} ({exc.strerror}); {_folder_fix(exc)}") from None
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # as open() would make it, not mkstemp's private 0600
         with os.fdopen(fd, "wb") as fp:
@@ -64,6 +64,16 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def _folder_fix(exc: OSError) -> str:
+    """What to do when a folder refuses a new file with `exc` (QA: /proc said "No such file or
+    directory; check the folder's permissions")."""
+    if exc.errno == errno.ENOENT:  # the folder exists (check_target): /proc, /sys and their like
+        return "that folder takes no new files; give a path in another folder"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "make the folder writable for this user, or give a path in another folder"
+    return write_fix(exc)
 
 
 def check_target(path: Path) -> None:

@@ -74,6 +74,14 @@ def test_writing_where_no_file_can_be_is_a_user_error(tmp_path: Path, where: str
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "file"]
 
 
+def test_a_folder_that_takes_no_new_files_is_named_as_such() -> None:
+    """QA: `--html /proc/version` said "No such file or directory; check the folder's permissions"."""
+    with pytest.raises(UserError) as info:
+        write_atomic(Path("/proc/version"), "x")
+    assert str(info.value).endswith("; that folder takes no new files; give a path in another folder")
+    assert "permissions" not in str(info.value)
+
+
 def test_written_files_follow_the_umask_not_mkstemps_0600(tmp_path: Path) -> None:
     """Step lists, verdicts and reproducers came out -rw------- whatever the umask, so a teammate
     or a CI artifact reader could not `cat` them."""
