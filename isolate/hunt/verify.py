@@ -280,12 +280,13 @@ def _why(hunt: Hunt, message: str) -> str:
             " fix perhaps?); fix: restore its name to verify, or run the suite to check the fix without it")
 
 
-def latest(hunt: Hunt) -> tuple[Verification, str] | None:
+def latest(hunt: Hunt, warn: Callable[[str], None] = lambda line: None) -> tuple[Verification, str] | None:
     """The latest attempt of `isolate verify`, as the journal has it, and when its last run ended
     (None: never verified, or the hunt's verdict no longer gives lists to verify). Its verdict is
     "unfinished" while it has neither failed nor shown enough passes (Ctrl-C, or going on now).
-    Attempts journaled before their confidence was are read at 0.99, verify's default."""
-    items = _read(hunt, lambda line: None)
+    Attempts journaled before their confidence was are read at 0.99, verify's default. `warn`
+    hears of the journal's lines that cannot be read."""
+    items = _read(hunt, warn)
     if not items:
         return None
     try:

@@ -108,8 +108,10 @@ def status(hunt: Hunt) -> Status:
         leader, left = later.leader, later.left
     fails = sum(1 for e in entries if e.reproduced)
     said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
+    unread: list[str] = []
+    verified = verified_text(hunt, unread)
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),
-                  mode_text(hunt), ev.warnings + _lost(hunt, verdict), verified_text(hunt),
+                  mode_text(hunt), ev.warnings + _lost(hunt, verdict) + tuple(unread), verified,
                   "" if later is None else later.name)
 
 
@@ -297,9 +299,10 @@ def _cleaners(hunt: Hunt, problem: Problem, verdict: Verdict, settings: Settings
     return Phase(f"cleaners of {name}", _named(sub, top, "cleaner", "no cleaner"), left)
 
 
-def verified_text(hunt: Hunt) -> str:
-    """The latest `isolate verify` of the hunt in one line; "" when it was never verified."""
-    found = latest(hunt)
+def verified_text(hunt: Hunt, warnings: list[str] | None = None) -> str:
+    """The latest `isolate verify` of the hunt in one line; "" when it was never verified. A
+    `warnings` list is told of verify.jsonl's lines that cannot be read (QA: only verify said so)."""
+    found = latest(hunt, (lambda line: None) if warnings is None else warnings.append)
     return summary(*found) if found is not None else ""
 
 
@@ -449,6 +452,7 @@ def log_lines(hunt: Hunt) -> list[str]:
     ev = evidence(hunt)
     warnings.extend(w for w in ev.warnings if w not in warnings)  # runs whose step file is gone, as status says
     groups = step_runs(hunt, entries, warnings)
+    verified = verified_text(hunt, warnings)
     lines = [f"hunt for {hunt.victim} in {hunt.path}"]
     lines.extend(f"warning: {w}" for w in warnings)
     for g in groups:
@@ -470,7 +474,6 @@ def log_lines(hunt: Hunt) -> list[str]:
     if verdict:
         culprits = ", ".join(verdict.get("culprits", [])) or "-"  # type: ignore[arg-type]
         lines.append(f"verdict: {verdict['verdict']} {culprits} (confidence {verdict['confidence']})")
-    verified = verified_text(hunt)
     if verified:
         lines.append(f"verified: {verified}")
     return lines

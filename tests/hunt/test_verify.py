@@ -59,6 +59,13 @@ def test_still_fails_then_fixed(tmp_path: Path) -> None:
     said = f"still fails: {fails}/{k} (attempt 1, last run "
     assert f"  verified: {said}" in isolate(suite, "status").stdout
     assert f"\nverified: {said}" in isolate(suite, "log", VICTIM).stdout
+    good = (hunt / "verify.jsonl").read_bytes()
+    (hunt / "verify.jsonl").write_bytes(good + b'{"attempt": 1, "li\n')  # QA: only verify itself warned of it
+    for shown, prefix in ((isolate(suite, "status").stdout, "\n  warning: "),
+                          (isolate(suite, "log", VICTIM).stdout, "\nwarning: ")):
+        assert f"{prefix}skipped corrupt line {k + 1} of " in shown and "verify.jsonl (not JSON)" in shown, shown
+        assert said in shown
+    (hunt / "verify.jsonl").write_bytes(good)
 
     fix(suite)
     n = needed(hunt, 0.99)
