@@ -208,20 +208,25 @@ def _bisect_json(suite: Path, victim: str, *args: str, **extra: str) -> dict[str
     return json.loads(proc.stdout)
 
 
-@pytest.mark.parametrize("name, polluter, victim", [
-    ("pytest_fixture_state", FIXTURE_POLLUTER, FIXTURE_VICTIM),
-    ("pytest_monkeypatch_leak", MONKEY_POLLUTER, MONKEY_VICTIM),
-    ("pytest_teardown_failure", TEARDOWN_POLLUTER, TEARDOWN_VICTIM),
+@pytest.mark.parametrize("name, polluter, victim, mode", [
+    ("pytest_fixture_state", FIXTURE_POLLUTER, FIXTURE_VICTIM, "--fork-server"),
+    ("pytest_monkeypatch_leak", MONKEY_POLLUTER, MONKEY_VICTIM, None),
+    ("pytest_teardown_failure", TEARDOWN_POLLUTER, TEARDOWN_VICTIM, "--fork-server"),
 ], ids=["fixture_state", "monkeypatch_leak", "teardown_failure"])
-def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str) -> None:
+def test_end_to_end(tmp_path: Path, name: str, polluter: str, victim: str, mode: str | None) -> None:
+    """Each kind of pytest pollution named; the default mode on one suite, forks (a fifth of the
+    CPU) on the others: what differs between them is the pollution, not the mode."""
     suite, returncode = pytest_recording(name, tmp_path)  # pytest -q --isolate-record rec
     assert returncode == 1
-    verdict = _bisect_json(suite, victim)
+    verdict = _bisect_json(suite, victim, *([mode] if mode else []))
     assert verdict["verdict"] == "polluter", verdict
     assert verdict["culprits"] == [polluter], verdict
     assert verdict["confidence"] >= 0.99, verdict
-    # a pytest hunt checks the fork server only after CHECK_AFTER_PYTEST fresh runs: these end before
     by_mode = verdict["runs_by_mode"]
+    if mode:
+        assert by_mode == {"fresh": 0, "fork": verdict["runs"]}, verdict
+        return
+    # a pytest hunt checks the fork server only after CHECK_AFTER_PYTEST fresh runs: these end before
     if by_mode["fork"]:
         assert by_mode["fresh"] >= CHECK_AFTER_PYTEST and verdict["mode"].startswith("fork (checked: "), verdict
     else:
