@@ -358,6 +358,7 @@ ul.evidence { margin: 6px 0; padding-left: 20px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 .wide { overflow-x: auto; }  /* a table wider than a phone scrolls by itself, not the page */
 #step-table { min-width: 600px; }  /* its last column, the reason, stays readable */
+#step-table td:last-child { overflow-wrap: anywhere; }  /* a test id in a reason wraps, not widens the table */
 @media (max-width: 600px) {
   body { padding: 14px 12px 32px; }
   table { font-size: 13px; }
@@ -633,7 +634,7 @@ def _steps_section(p: Page) -> str:
                    f' data-runs="{g.runs}" data-fails="{g.fails}"><td class="num">{e(g.at[11:19] or g.at)}</td>'
                    f'<td class="num">{g.step}</td><td class="num">{e(_size(g.size, short=True))}</td>'
                    f'<td class="num">{g.runs}</td>'
-                   f'<td class="num fails">{g.fails}{e(other)}</td><td>{e(g.reason)}</td></tr>')
+                   f'<td class="num fails">{g.fails}{e(other)}</td><td>{e_id(g.reason)}</td></tr>')
     out.append("</tbody></table></div></section>")
     return "\n".join(out)
 

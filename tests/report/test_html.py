@@ -486,6 +486,34 @@ def test_a_phone_wide_window_scrolls_the_tables_not_the_page(tmp_path: Path, hun
         assert table >= 600, (width, table)  # the table keeps its columns readable, in a box that scrolls
 
 
+def test_a_test_id_in_a_steps_reason_wraps_instead_of_widening_the_table(tmp_path: Path,
+                                                                         hunted: tuple[Path, Path]) -> None:
+    """QA: a hunt of sample_suites/several_polluters asked "is tills.tests.sales.test_rounding.
+    RoundingModeTest.test_unknown_mode_rejected a cause too, like the rest of its class?": the
+    id, with no place to break, made the steps table 1007 px wide in a 929 px column at a
+    1000 px window, and every reason was cut at the window's edge until scrolled."""
+    from dataclasses import replace
+
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.html import gather, page_html
+
+    suite, _ = hunted
+    [hunt] = hunts_for(hunts_root(suite), VICTIM)
+    page = gather(hunt)
+    asked = ("is tills.tests.sales.test_rounding.RoundingModeTest.test_unknown_mode_rejected_with_a_longer_name"
+             " a cause too, like the rest of its class? alone before the victim")
+    steps = (replace(page.steps[0], reason=asked), *page.steps[1:])
+    measure = ('<script>addEventListener("load", () => { const t = document.getElementById("step-table");'
+               ' document.body.dataset.widths = [t.offsetWidth, t.parentElement.clientWidth].join(" "); });</script>')
+    measured = tmp_path / "measured.html"
+    measured.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page_html(replace(page, steps=steps)))
+                        .replace("</body>", measure + "</body>"))
+    for width in (1000, 1280):
+        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
+        table, box = map(int, body.one("body").attrs["data-widths"].split())
+        assert table <= box, (width, table, box)
+
+
 def test_a_curve_equal_to_another_is_drawn_dashed_over_it_and_said_in_the_legend(hunted: tuple[Path, Path]) -> None:
     """QA: two answers tied all along were drawn as one line, the second's colour hidden under
     the first's. The page of a real hunt gets a second answer with the leader's very curve."""
