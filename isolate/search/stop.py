@@ -41,6 +41,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.repeats import per_execution
+from isolate.search.scopes import IMPORT
 from isolate.words import counted, fraction, probability
 
 DISPERSED = 0.05  # a cause's K-fold runs read per execution unless this few would pass whole (_per_execution)
@@ -64,6 +65,18 @@ class Found:
     name: str = ""  # how the stop check names it, when it is a whole class or module
     alone: Executions | None = None  # its K-fold runs without the other causes found (causes._units)
 
+
+
+def _who(cause: Found, problem: Problem) -> str:
+    """How a stop line names a cause: a class's or module's own words, "importing M" for a
+    module's import (QA: the line said "as often as import:tabular.tests.m", the candidate's id),
+    else its tests' ids."""
+    if cause.name:
+        return cause.name
+    first = problem.predecessors[cause.tests[0]]
+    if len(cause.tests) == 1 and first.startswith(IMPORT):
+        return f"importing {first[len(IMPORT):]}"
+    return label(problem, cause.tests)
 
 @dataclass(frozen=True)
 class Executions:
@@ -130,7 +143,7 @@ def sharpen(everything: Problem, problem: Problem, found: Sequence[Found], setti
     k = fit_runs(round_batch(best, batch), run_cost(everything, weakest.tests), budget)
     if k < 1:
         return None
-    who = weakest.name or label(everything, weakest.tests)
+    who = _who(weakest, everything)
     return Query(weakest.tests, k, f"how surely does {who} fail it? {k} runs of it alone before the victim make the"
                                    " check for further causes shorter", until_failure=False)
 
@@ -167,7 +180,7 @@ def beside(everything: Problem, problem: Problem, found: Sequence[Found], settin
         return None
     runs = min(max(others, _need(weakest, settings, best)), batch)
     everyone = tuple(index[i] for i in range(n))
-    who = weakest.name or label(everything, weakest.tests)
+    who = _who(weakest, everything)
     query = Query(everyone, runs, f"without the causes found: {_ask(n)} still make it fail?"
                                   f" ({runs} runs); beside them, {best} runs of {who} alone before the victim, to"
                                   " make the check shorter", until_failure=False, alongside=((weakest.tests, best),))
@@ -357,7 +370,7 @@ def no_cause_left_by_execution(problem: Problem, obs: Sequence[Observation], set
     need = _executions_needed(found, settings, cap, reach)
     weakest = max(found, key=need_of)
     e = weakest.alone or Executions(0, 0, 0, 0)
-    who = weakest.name or label(everything, weakest.tests)
+    who = _who(weakest, everything)
     what = (f"a cause failing an execution {reach[weakest]:.2g}x as often as {who} ({e.reproduced}/{e.executions} of"
             " the executions after it)")
     if ran >= need:
@@ -538,7 +551,7 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
     done = sum(r for s, r in zip(t.sets, t.runs) if s == full)
     if found:
         weakest, _ = _weakest(found, settings, cap)
-        who = weakest.name or label(everything, weakest.tests)
+        who = _who(weakest, everything)
         strong = "as often as" if settings.further >= 1 else f"{settings.further:g}x as often as"
         what = f"a cause failing the victim {strong} {who} ({weakest.fails}/{weakest.runs} with it)"
     else:

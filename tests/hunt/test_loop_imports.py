@@ -71,6 +71,8 @@ def test_bisect_names_the_module_whose_import_breaks_it(tmp_path: Path) -> None:
     # (the imports of sibling modules were read as the tests of a class), nor ran '1 lists at once'
     text = isolate(suite, "bisect", VICTIM)
     assert f"{POLLUTER}  [module: its import;" in text.stdout, text.stdout
+    # QA: the stop line named it by its candidate id, "as often as import:tabular.tests.…"
+    assert f"as often as importing {POLLUTER} (" in text.stdout and "as often as import:" not in text.stdout, text.stdout
     log = isolate(suite, "log", VICTIM).stdout
     assert "tests of import:" not in log and "1 lists at once" not in log, log
     reproducer = Path(verdict["reproducer"])
