@@ -333,6 +333,7 @@ code, pre, .id { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "
 .id { overflow-wrap: anywhere; }
 #cause-table td.id { width: 38%; } #cause-table td:last-child { width: 40%; }
 #cause-table td, #cleaners td { overflow-wrap: anywhere; }  /* a long test id in the evidence wraps, not widens */
+#cause-table td.scope { overflow-wrap: normal; }  /* "module" is one word, never "modu" and "le" */
 .victim { color: var(--muted); margin: 0 0 12px; }
 .headline { font-size: 18px; margin: 8px 0; }
 .headline b { font-weight: 650; }
@@ -486,6 +487,9 @@ def _chart_section(p: Page) -> str:
                " recomputed on the evidence so far" + ("" if total <= MAX_POINTS else
                f", at {len(p.lines[0].points)} points of the {total} runs") + "). The dashed line is the target"
                " confidence; grey marks along the top are where each step began.</p>")
+    if p.first_failure is not None and p.first_failure > 1:  # QA: an empty start with no word of why
+        out.append(f'<p class="note" id="first-note">Before run {p.first_failure}, the first to reproduce the failure,'
+                   " there are no curves: until a run fails, no answer can be ranked above another.</p>")
     strategy = p.hunt.settings.get("search", {}).get("strategy", "isolate")
     if p.later is not None and p.later[0] < total:
         out.append(f'<p class="note" id="later-note">From run {p.later[0] + 1} on (the shaded part), the hunt ran'
@@ -660,7 +664,7 @@ def _evidence_section(p: Page) -> str:
                               if c.get("scope") in ("class", "module"))
             lines = "<br>".join(e_id(line) for line in c.get("evidence", []))
             out.append(f'<tr class="cause{" leader" if k == 0 else ""}"><td class="id">{e_id(c.get("name", ""))}'
-                       f'{members}</td><td>{_role(c)}{e(c.get("scope", ""))}</td>'
+                       f'{members}</td><td class="scope">{_role(c)}{e(c.get("scope", ""))}</td>'
                        f'<td class="num">{e(probability(float(c.get("confidence", 0))))}</td>'
                        f'<td class="num">{e(fraction(float(c.get("rate", 0))))}{_each(c)}</td><td>{lines}</td></tr>')
         out.append("</tbody></table></div>")

@@ -514,6 +514,23 @@ def test_a_test_id_in_a_steps_reason_wraps_instead_of_widening_the_table(tmp_pat
         assert table <= box, (width, table, box)
 
 
+def test_curves_that_start_after_the_first_run_say_why(hunted: tuple[Path, Path]) -> None:
+    """QA (sample_suites/import_polluter): 12 passing runs left the chart's left part empty, with
+    no word of why."""
+    from dataclasses import replace
+
+    from isolate.hunt.store import hunts_for, hunts_root
+    from isolate.report.html import gather, page_html
+
+    suite, _ = hunted
+    [hunt] = hunts_for(hunts_root(suite), VICTIM)
+    page = gather(hunt)
+    assert page.first_failure is not None and page.lines[0].points[0][0] >= page.first_failure
+    late = Tree(page_html(replace(page, first_failure=13))).root.one("p", id="first-note").text
+    assert late.startswith("Before run 13, the first to reproduce the failure, there are no curves"), late
+    assert 'id="first-note"' not in page_html(replace(page, first_failure=1))
+
+
 def test_a_curve_equal_to_another_is_drawn_dashed_over_it_and_said_in_the_legend(hunted: tuple[Path, Path]) -> None:
     """QA: two answers tied all along were drawn as one line, the second's colour hidden under
     the first's. The page of a real hunt gets a second answer with the leader's very curve."""
@@ -579,13 +596,18 @@ def test_a_long_parametrized_id_in_the_cause_table_wraps_instead_of_widening_it(
     long_id = "tests/test_long.py::test_load[config/" + "very_long_segment_without_spaces_" * 7 + "]"
     verdict = json.loads(json.dumps(page.verdict))
     verdict["causes"][0]["evidence"][0] = f"fails 4/4 with {long_id} before it, 0/6 without"
+    # QA (sample_suites/import_polluter at 1000 px): the scope column read "modu" over "le"
+    verdict["causes"][0].update(scope="module", tests=["import:tabular.tests.test_semicolon_export"])
     html = page_html(replace(page, verdict=verdict))
-    measure = ('<script>addEventListener("load", () => { const t = document.getElementById("cause-table");'
-               ' document.body.dataset.widths = [t.offsetWidth, t.parentElement.clientWidth].join(" "); });</script>')
+    measure = ('<script>addEventListener("load", () => { const t = document.getElementById("cause-table"),'
+               ' r = document.createRange(); r.selectNodeContents(t.querySelector("td.scope"));'
+               ' document.body.dataset.widths = [t.offsetWidth, t.parentElement.clientWidth,'
+               ' r.getClientRects().length].join(" "); });</script>')
     measured = tmp_path / "measured.html"
     measured.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
                         .replace("</body>", measure + "</body>"))
-    for width in (800, 1280):
+    for width in (800, 1000, 1280):
         body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
-        table, box = map(int, body.one("body").attrs["data-widths"].split())
+        table, box, lines = map(int, body.one("body").attrs["data-widths"].split())
         assert table <= box, (width, table, box)  # it wraps inside the page's column: nothing to scroll
+        assert lines == 1, (width, lines)  # the scope, one word, on one line
