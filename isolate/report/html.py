@@ -599,12 +599,14 @@ def _steps_section(p: Page) -> str:
     for g in p.steps:
         x0, x1 = _x(g.begin, total), _x(g.end, total)
         tall = 10 + (base - 30) * math.log1p(max(0, g.size)) / math.log1p(n)
-        svg.append(f'<rect class="step" data-step="{g.step}" x="{x0 + 0.5:.1f}" y="{base - tall:.1f}"'
-                   f' width="{max(1.0, x1 - x0 - 1):.1f}" height="{tall:.1f}" fill="#dbe6f0">'
-                   f"<title>step {g.step}: {_size(g.size)}, {counted(g.runs, 'run')}, {g.fails} reproduced"
-                   f"</title></rect>")
-        if x1 - x0 > 14:
-            svg.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{base - tall - 4:.1f}" text-anchor="middle">{g.step}</text>')
+        checked = checked_steps(p.entries, g)  # the fork check's lists, one bar as one table row (QA: labelled "1")
+        what, label, wide = ((f"step {g.step}: {_size(g.size)}", str(g.step), 14) if checked is None else
+                             (f"fork check: steps {checked} again in the fork server", "fork check", 60))
+        svg.append(f'<rect class="step{"" if checked is None else " check"}" data-step="{g.step}" x="{x0 + 0.5:.1f}"'
+                   f' y="{base - tall:.1f}" width="{max(1.0, x1 - x0 - 1):.1f}" height="{tall:.1f}" fill="#dbe6f0">'
+                   f"<title>{e(what)}, {counted(g.runs, 'run')}, {g.fails} reproduced</title></rect>")
+        if x1 - x0 > wide:
+            svg.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{base - tall - 4:.1f}" text-anchor="middle">{label}</text>')
     bins = min(total, MAX_STRIP)  # a long hunt: one mark per bin of runs, red if any reproduced
     for b in range(bins):
         lo, hi = b * total // bins, (b + 1) * total // bins
