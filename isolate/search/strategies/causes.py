@@ -664,11 +664,25 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, settings: Settings, bat
     (a failure goes into the posterior like any run, which then decides)."""
     f, r = counts(t, frozenset(v.culprits).issubset)
     need = _member_need(v.p, f, r, settings)
+    left = []
     for member in v.culprits:
         fails, runs = counts(t, frozenset({member}).__eq__)
         if fails == 0 and runs < need:
-            return _member_alone(problem, member, need - runs, batch, budget)
-    return None
+            left.append((member, need - runs))
+    if not left:
+        return None
+    if len(left) == 2 and batch > 1:  # on W workers both members at once, their runs sharing the waves
+        wanted = [k for _, k in left]
+        total = round_batch(sum(wanted), batch)
+        extra = share(total - sum(wanted), 2)
+        lists = tuple(((m,), k + e) for (m, k), e in zip(left, extra))
+        q = Query(lists[0][0], lists[0][1], f"both needed? {problem.predecessors[left[0][0]]} and "
+                  f"{problem.predecessors[left[1][0]]}, each alone, should not be enough",
+                  until_failure=False, alongside=lists[1:])
+        if fits(problem, q, budget):
+            return q
+    member, k = left[0]
+    return _member_alone(problem, member, k, batch, budget)
 
 
 def _member_need(p: float, f: int, r: int, settings: Settings) -> int:
