@@ -21,6 +21,7 @@ from isolate.search.simulate import (
     simulate_batch,
     trial,
 )
+from isolate.search.strategies.causes import _both_needed
 from isolate.search.threshold import _split, cost_chain, infer
 
 
@@ -308,3 +309,19 @@ def test_a_batch_of_one_list_is_not_called_1_lists_at_once() -> None:
     cost = [0.5 + sum(pb.durations[i] for i in chain[:k]) for k in range(7)]
     q = _split(th, 2, 2, cost, [0.5] * 7, 6)
     assert not q.alongside and q.reason.startswith("the 6 quickest of 6 predecessors:"), q.reason
+
+
+def test_a_pairs_both_needed_checks_share_one_batch_on_several_workers() -> None:
+    """Each member of a named pair must be seen not to be enough alone; on W workers the two
+    members' runs go side by side in one batch (their runs share the waves) instead of one
+    member's waves after the other's; on one worker, one member at a time as before."""
+    problem = make_problem(10, tuple(0.1 for _ in range(10)), 0.1, 1.0)
+    t = tally([Observation(frozenset(range(10)), True, 1.0, 6), Observation(frozenset({2, 5}), True, 1.0, 6)])
+    v = Verdict("polluter", (2, 5), 0.995, 0.99, 0.0, (), t.total_runs, t.total_seconds)
+    q = _both_needed(problem, t, v, Settings(), 8, (math.inf, math.inf))
+    assert isinstance(q, Query) and not q.until_failure
+    lists = q.lists()
+    assert sorted(inc for inc, _ in lists) == [(2,), (5,)]
+    assert sum(r for _, r in lists) % 8 == 0 and abs(lists[0][1] - lists[1][1]) <= 1
+    one = _both_needed(problem, t, v, Settings(), 1, (math.inf, math.inf))
+    assert isinstance(one, Query) and one.alongside == () and one.included in ((2,), (5,))
