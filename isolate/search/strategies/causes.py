@@ -664,7 +664,7 @@ def _both_needed(problem: Problem, t: Tally, v: Verdict, settings: Settings, bat
     (a failure goes into the posterior like any run, which then decides)."""
     f, r = counts(t, frozenset(v.culprits).issubset)
     need = _member_need(v.p, f, r, settings)
-    left = []
+    left: list[tuple[int, int]] = []  # (member, the runs alone it still needs)
     for member in v.culprits:
         fails, runs = counts(t, frozenset({member}).__eq__)
         if fails == 0 and runs < need:
