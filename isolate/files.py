@@ -17,6 +17,21 @@ HUNTS = ".isolate"
 """The directory, next to the project, that holds one directory per hunt."""
 
 
+def remove_tree(path: Path | str) -> None:
+    """`shutil.rmtree(path, ignore_errors=True)` that lets Ctrl-C (and SIGTERM, which a hunt turns
+    into one) through. CPython's rmtree (3.11) closes a directory, notes that it did, and closes it
+    again in a `finally` if it did not: a signal landing between the two makes the second close
+    fail with EBADF, and that OSError replaced the KeyboardInterrupt (CI: a hunt stopped by Ctrl-C
+    exited 1 with a traceback)."""
+    import shutil  # here: most commands never remove a tree
+
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    except OSError as exc:  # only that close escapes ignore_errors
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            raise exc.__context__ from None
+
+
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Replace `path` whole or not at all, even across a crash or a full disk.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from isolate.errors import UserError
-from isolate.files import write_atomic
+from isolate.files import remove_tree, write_atomic
 
 HANG_IN_REPLACE = """
 import os, sys, time
@@ -80,6 +80,31 @@ def test_a_folder_that_takes_no_new_files_is_named_as_such() -> None:
         write_atomic(Path("/proc/version"), "x")
     assert str(info.value).endswith("; that folder takes no new files; give a path in another folder")
     assert "permissions" not in str(info.value)
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["top", "subfolder"])
+def test_ctrl_c_while_a_tree_is_removed_stays_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    inside: bool) -> None:
+    """CI: Ctrl-C landed inside shutil.rmtree right after it closed a directory and before it noted
+    that; its `finally` closed it again, and the EBADF replaced the KeyboardInterrupt: a hunt
+    stopped by Ctrl-C exited 1 with a traceback. A signal cannot be timed to land there, so the
+    first close raises KeyboardInterrupt once it has closed, as the signal's handler then does."""
+    tree = tmp_path / "run"
+    (tree / "tmp" if inside else tree).mkdir(parents=True)
+    (tree / "output.txt").write_text("x")
+    real_close = os.close
+
+    def close(fd: int) -> None:
+        real_close(fd)
+        monkeypatch.setattr(os, "close", real_close)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "close", close)
+    with pytest.raises(KeyboardInterrupt):
+        remove_tree(tree)
+    assert os.close is real_close  # the close that raised was rmtree's
+    remove_tree(tree)  # what was left is removed by the next call, as the runner's next clean-up does
+    assert not tree.exists()
 
 
 def test_written_files_follow_the_umask_not_mkstemps_0600(tmp_path: Path) -> None:

@@ -23,7 +23,6 @@ carries the outcomes that finished.
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 import time
@@ -32,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from isolate.errors import UserError
+from isolate.files import remove_tree
 from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.local import LocalExecutor
@@ -125,7 +125,7 @@ class Runner:
             self._reaper.close()
             self._reaper = None
         if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            remove_tree(self._tmp)
             self._tmp = None
 
     def run(
@@ -330,5 +330,5 @@ def _warn(message: str) -> None:
 
 def _remove(directories: list[Path]) -> None:
     for directory in directories:
-        shutil.rmtree(directory, ignore_errors=True)
+        remove_tree(directory)
     directories.clear()

@@ -38,7 +38,6 @@ from __future__ import annotations
 import logging
 import os
 import queue
-import shutil
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -54,6 +53,7 @@ from distributed.comm.registry import get_backend
 from distributed.worker import thread_state
 
 from isolate.errors import UserError
+from isolate.files import remove_tree
 from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.remote import (
     Request, fingerprint, mismatch, module_files, run_repetition, worker_fingerprint,
@@ -336,7 +336,7 @@ class DaskExecutor(Executor):
             if self._finish(job, future):
                 finished.append(job)
             else:
-                shutil.rmtree(job.dir, ignore_errors=True)
+                remove_tree(job.dir)
         if not finished:
             self._check_health()
         return finished
@@ -404,7 +404,7 @@ class DaskExecutor(Executor):
             except Exception:  # noqa: BLE001 - a lost scheduler cancels them anyway
                 pass
         for key, task in doomed.items():
-            shutil.rmtree(task.job.dir, ignore_errors=True)
+            remove_tree(task.job.dir)
             del self._jobs[key]
 
     def close(self) -> None:

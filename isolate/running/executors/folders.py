@@ -29,6 +29,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from isolate.files import remove_tree
 from isolate.words import counted, megabytes
 
 LEFT_OUT = frozenset({".stestr", ".testrepository", ".isolate",  # stored runs and hunts
@@ -85,7 +86,7 @@ class Folders:
                 copy = self._place(base)
                 copy_project(self.root, copy, self.workdir)
             except OSError as exc:
-                shutil.rmtree(base, ignore_errors=True)
+                remove_tree(base)
                 self._share(f"copying it failed ({exc.strerror or exc})", FREE_SPACE)
                 return
             self._free.append(copy)

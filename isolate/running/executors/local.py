@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import selectors
-import shutil
 from pathlib import Path
 
 from isolate.errors import UserError
+from isolate.files import remove_tree
 from isolate.running.executors.base import Job
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.processes import Launcher, ProcessExecutor, _Process, kill_group, kill_run, own_args
@@ -44,7 +44,7 @@ class LocalExecutor(ProcessExecutor):
                                           proc.mark)
         except UserError:
             self._untrack(job.key)
-            shutil.rmtree(job.dir, ignore_errors=True)
+            remove_tree(job.dir)
             raise
         proc.process, proc.pid = process, process.pid
         self._reaper.add(process.pid, proc.mark)

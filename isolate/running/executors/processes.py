@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import isolate
 from isolate.errors import UserError
+from isolate.files import remove_tree
 from isolate.running.executors.base import Executor, Job
 from isolate.running.executors.folders import Folders
 from isolate.running.in_copy import ROOT_ENV
@@ -201,7 +201,7 @@ class ProcessExecutor(Executor):
                 continue
             self._kill(proc)
             self._forget(proc)
-            shutil.rmtree(proc.job.dir, ignore_errors=True)
+            remove_tree(proc.job.dir)
             self._untrack(key)
 
     def _forget(self, proc: _Process) -> None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
+from isolate.files import remove_tree
 from isolate.running.executors.folders import Folders
 from isolate.running.executors.local import child_command
 from isolate.running.executors.processes import KILL_GRACE, Launcher, kill_group, kill_run
@@ -156,7 +157,7 @@ def run_repetition(request: Request, cancelled: Callable[[], bool] = lambda: Fal
                 "output": read("output.txt") or b"", "returncode": returncode,
                 "timed_out": timed_out, "seconds": seconds, "cancelled": stopped, "folder": str(folder)}
     finally:
-        shutil.rmtree(jobdir, ignore_errors=True)
+        remove_tree(jobdir)
 
 
 def _watch(process: subprocess.Popen[bytes], timeout: float | None, started: float,
