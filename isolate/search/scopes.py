@@ -14,6 +14,11 @@ from functools import lru_cache
 IMPORT = "import:"  # a candidate that imports a module (isolate.running.child), no test
 
 
+def imported(test_id: str) -> str | None:
+    """The module an `import:MODULE` candidate imports; None for a test."""
+    return test_id[len(IMPORT):] if test_id.startswith(IMPORT) else None
+
+
 def _strip_parameters(test_id: str) -> str:
     """`a.B.test(x.y)` -> `a.B.test`, `f.py::t[1.5]` -> `f.py::t`: parameters may hold dots."""
     for open_, close in (("(", ")"), ("[", "]")):

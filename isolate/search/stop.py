@@ -41,7 +41,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally
 from isolate.search.repeats import per_execution
-from isolate.search.scopes import IMPORT
+from isolate.search.scopes import imported
 from isolate.words import counted, fraction, probability
 
 DISPERSED = 0.05  # a cause's K-fold runs read per execution unless this few would pass whole (_per_execution)
@@ -66,17 +66,17 @@ class Found:
     alone: Executions | None = None  # its K-fold runs without the other causes found (causes._units)
 
 
-
 def _who(cause: Found, problem: Problem) -> str:
     """How a stop line names a cause: a class's or module's own words, "importing M" for a
     module's import (QA: the line said "as often as import:tabular.tests.m", the candidate's id),
     else its tests' ids."""
     if cause.name:
         return cause.name
-    first = problem.predecessors[cause.tests[0]]
-    if len(cause.tests) == 1 and first.startswith(IMPORT):
-        return f"importing {first[len(IMPORT):]}"
+    module = imported(problem.predecessors[cause.tests[0]])
+    if len(cause.tests) == 1 and module is not None:
+        return f"importing {module}"
     return label(problem, cause.tests)
+
 
 @dataclass(frozen=True)
 class Executions:

@@ -50,7 +50,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, partition, polluter_evidence
 from isolate.search.repeats import CHECK_RUNS
-from isolate.search.scopes import IMPORT, class_of, module_of
+from isolate.search.scopes import IMPORT, class_of, imported, module_of
 from isolate.search.stop import (
     STORED_WHY,
     End,
@@ -857,8 +857,8 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found], per_execution: d
             continue
         scope = "test" if len(f.tests) == 1 else "pair"
         name = " + ".join(names[i] for i in f.tests)
-        if scope == "test" and name.startswith(IMPORT):  # a module's import, hunted for a victim run first
-            scope, name = "module", name[len(IMPORT):]
+        if scope == "test" and (module := imported(name)) is not None:  # hunted for a victim run first
+            scope, name = "module", module
         draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, ()))
     draft = sorted((replace(c, per_execution=(per_execution or {}).get(tuple(sorted(c.tests)))) for c in draft),
                    key=lambda c: min(c.tests))
