@@ -112,6 +112,22 @@ def dom(html_file: Path) -> Node:
     return Tree(chromium("--dump-dom", html_file.as_uri()).stdout.decode()).root
 
 
+def measured(tmp_path: Path, html: str, measure: str, widths: tuple[int, ...]) -> dict[int, list[int]]:
+    """The numbers the JavaScript function body `measure` returns (an array) once the page has
+    loaded in a window of each width. The page has no script (its policy allows none): a copy
+    without the policy gets one that writes them into the DOM Chromium dumps."""
+    script = ('<script>addEventListener("load", () => { document.body.dataset.widths ='
+              f' (() => {{ {measure} }})().join(" "); }});</script>')
+    copy = tmp_path / "measured.html"
+    copy.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+                    .replace("</body>", script + "</body>"))
+    found = {}
+    for width in widths:
+        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", copy.as_uri()).stdout.decode()).root
+        found[width] = [int(n) for n in body.one("body").attrs["data-widths"].split()]
+    return found
+
+
 def test_report_matches_the_verdict_the_log_and_the_posterior(tmp_path: Path,
                                                               hunted: tuple[Path, Path]) -> None:
     suite, hunt_dir = hunted
@@ -473,15 +489,10 @@ def test_a_phone_wide_window_scrolls_the_tables_not_the_page(tmp_path: Path, hun
     suite, _ = hunted
     out = tmp_path / "report.html"
     assert isolate(suite, "report", VICTIM, "--html", str(out)).returncode == 0
-    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", out.read_text())
-    measure = ('<script>addEventListener("load", () => { const d = document.documentElement, t ='
-               ' document.getElementById("step-table"); document.body.dataset.widths ='
-               ' [d.scrollWidth, d.clientWidth, t.offsetWidth].join(" "); });</script>')
-    measured = tmp_path / "measured.html"
-    measured.write_text(page.replace("</body>", measure + "</body>"))
-    for width in (420, 1000):
-        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
-        page_width, window, table = map(int, body.one("body").attrs["data-widths"].split())
+    found = measured(tmp_path, out.read_text(), 'const d = document.documentElement, t ='
+                     ' document.getElementById("step-table"); return [d.scrollWidth, d.clientWidth, t.offsetWidth];',
+                     (420, 1000))
+    for width, (page_width, window, table) in found.items():
         assert page_width <= window, (width, page_width, window)  # no sideways scroll of the page
         assert table >= 600, (width, table)  # the table keeps its columns readable, in a box that scrolls
 
@@ -503,14 +514,9 @@ def test_a_test_id_in_a_steps_reason_wraps_instead_of_widening_the_table(tmp_pat
     asked = ("is tills.tests.sales.test_rounding.RoundingModeTest.test_unknown_mode_rejected_with_a_longer_name"
              " a cause too, like the rest of its class? alone before the victim")
     steps = (replace(page.steps[0], reason=asked), *page.steps[1:])
-    measure = ('<script>addEventListener("load", () => { const t = document.getElementById("step-table");'
-               ' document.body.dataset.widths = [t.offsetWidth, t.parentElement.clientWidth].join(" "); });</script>')
-    measured = tmp_path / "measured.html"
-    measured.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page_html(replace(page, steps=steps)))
-                        .replace("</body>", measure + "</body>"))
-    for width in (1000, 1280):
-        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
-        table, box = map(int, body.one("body").attrs["data-widths"].split())
+    found = measured(tmp_path, page_html(replace(page, steps=steps)), 'const t = document.getElementById("step-table");'
+                     ' return [t.offsetWidth, t.parentElement.clientWidth];', (1000, 1280))
+    for width, (table, box) in found.items():
         assert table <= box, (width, table, box)
 
 
@@ -599,15 +605,9 @@ def test_a_long_parametrized_id_in_the_cause_table_wraps_instead_of_widening_it(
     # QA (sample_suites/import_polluter at 1000 px): the scope column read "modu" over "le"
     verdict["causes"][0].update(scope="module", tests=["import:tabular.tests.test_semicolon_export"])
     html = page_html(replace(page, verdict=verdict))
-    measure = ('<script>addEventListener("load", () => { const t = document.getElementById("cause-table"),'
-               ' r = document.createRange(); r.selectNodeContents(t.querySelector("td.scope"));'
-               ' document.body.dataset.widths = [t.offsetWidth, t.parentElement.clientWidth,'
-               ' r.getClientRects().length].join(" "); });</script>')
-    measured = tmp_path / "measured.html"
-    measured.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
-                        .replace("</body>", measure + "</body>"))
-    for width in (800, 1000, 1280):
-        body = Tree(chromium(f"--window-size={width},1400", "--dump-dom", measured.as_uri()).stdout.decode()).root
-        table, box, lines = map(int, body.one("body").attrs["data-widths"].split())
+    found = measured(tmp_path, html, 'const t = document.getElementById("cause-table"), r = document.createRange();'
+                     ' r.selectNodeContents(t.querySelector("td.scope"));'
+                     ' return [t.offsetWidth, t.parentElement.clientWidth, r.getClientRects().length];', (800, 1000, 1280))
+    for width, (table, box, lines) in found.items():
         assert table <= box, (width, table, box)  # it wraps inside the page's column: nothing to scroll
         assert lines == 1, (width, lines)  # the scope, one word, on one line
