@@ -1,4 +1,5 @@
-"""Plain-text files every stage shares: lists of test ids, and writes that survive a crash.
+"""Plain-text files every stage shares: lists of test ids, writes that survive a crash, and the
+removal of a run's folder that Ctrl-C can still interrupt.
 
 A list file holds one test id per line (blank lines and `#` comments ignored): what
 `stestr run --load-list` accepts, and what every step of a hunt is saved as.
