@@ -69,15 +69,26 @@ def _send(sock: socket.socket, message: dict[str, Any]) -> None:
 def serve(sock: socket.socket, index: TestIndex | None) -> None:
     """Answer run requests until the parent closes the socket. The server is the reaper of its
     children's orphans (isolate.running.strays): whenever no run is going on, it kills every
-    process of theirs still running, and on the way out."""
+    process of theirs still running, and on the way out. A report the parent is no longer there
+    to read ends the server as the socket's end does: the parent may close it after asking for
+    kills the server has not read yet (a Ctrl-C), so every job is killed either way."""
     adopted = adopt_orphans()
     mine = set(own_children())  # started by the server itself (a preloaded module's), not by a run
+    children: dict[int, int] = {}
+    try:
+        _serve(sock, index, children, mine if adopted else None)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    _leave_nothing(children, mine if adopted else None)
+
+
+def _serve(sock: socket.socket, index: TestIndex | None, children: dict[int, int], mine: set[int] | None) -> None:
+    """The loop of :func:`serve`, until the socket's end; ``children``: job of each running pid."""
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     os.set_blocking(wake_r, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
-    children: dict[int, int] = {}
     buffer = b""
     while True:
         readable, _, _ = select.select([sock.fileno(), wake_r], [], [])
@@ -90,7 +101,6 @@ def serve(sock: socket.socket, index: TestIndex | None) -> None:
         if sock.fileno() in readable:
             data = sock.recv(65536)
             if not data:  # the parent closed the socket, or died: leave nothing running
-                _leave_nothing(children, mine if adopted else None)
                 return
             buffer += data
             while b"\n" in buffer:
@@ -99,9 +109,11 @@ def serve(sock: socket.socket, index: TestIndex | None) -> None:
                 if "kill" in request:
                     _kill(children, request["kill"])
                 else:
-                    children[_start(sock, index, request, (wake_r, wake_w))] = request["job"]
+                    pid = _start(sock, index, request, (wake_r, wake_w))
+                    children[pid] = request["job"]
+                    _send(sock, {"job": request["job"], "pid": pid})
             _reap(sock, children)
-        if adopted and not children:
+        if mine is not None and not children:
             kill_strays(mine)  # reaped by the next _reap, as any child
 
 
@@ -161,7 +173,7 @@ def _reap(sock: socket.socket, children: dict[int, int]) -> None:
 
 def _start(sock: socket.socket, index: TestIndex | None, request: dict[str, Any],
            wake: tuple[int, int]) -> int:
-    """Fork the child that resolves (imports) and runs the list, and report its pid."""
+    """Fork the child that resolves (imports) and runs the list; its pid, reported once booked."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -173,7 +185,6 @@ def _start(sock: socket.socket, index: TestIndex | None, request: dict[str, Any]
             traceback.print_exc()
         finally:
             leave(code)
-    _send(sock, {"job": request["job"], "pid": pid})
     return pid
 
 

@@ -3,9 +3,11 @@ fork-server parity, and a repository left byte-for-byte untouched."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -16,6 +18,7 @@ import pytest
 
 from conftest import copy_suite
 from isolate.errors import UserError
+from isolate.running.executors.processes import kill_group
 from isolate.running.leave import ATEXIT_GRACE
 from isolate.running.project import Project, find_project
 from isolate.running.runner import Outcome, Runner
@@ -614,6 +617,54 @@ def test_interrupted_or_killed_isolate_leaves_no_test_process(toy: Path, mode: s
     while state.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not state.exists(), "the temporary state outlived isolate"
+
+
+def test_a_fork_server_that_finds_its_parent_gone_as_it_reports_kills_every_job(toy: Path) -> None:
+    """Found by the suite under load: a Ctrl-C'd isolate asked the fork server to kill its jobs
+    and closed the socket; the server, reporting a job's end before it had read the rest,
+    died of the broken pipe and left the other job running. Here the report that finds the
+    parent gone is a new job's pid: the server is stopped while the request and the socket's
+    end are queued, so it reads the request first."""
+    sock_path = toy.parent / "fork.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(sock_path))
+    listener.listen(1)
+    server = subprocess.Popen([sys.executable, "-m", "isolate.running.forkserver", "--socket", str(sock_path),
+                               "discover", "-t", "./", "./toy/tests"], cwd=toy, start_new_session=True)
+    try:
+        listener.settimeout(30)
+        conn = listener.accept()[0]
+        reader = conn.makefile("rb")
+        assert b"ready" in reader.readline()
+        jobs = toy.parent / "jobs"
+
+        def request(key: int, ids: list[str]) -> bytes:
+            folder = jobs / str(key)
+            (folder / "tmp").mkdir(parents=True)
+            (folder / "list.txt").write_text("".join(i + "\n" for i in ids))
+            return json.dumps({"job": key, "list": str(folder / "list.txt"), "stream": str(folder / "stream"),
+                               "error_file": str(folder / "error.txt"), "output": str(folder / "output.txt"),
+                               "tmpdir": str(folder / "tmp"), "discover_all": False}).encode() + b"\n"
+
+        conn.sendall(request(1, [T + "test_process.P.test_hang"]))
+        assert b"pid" in reader.readline()
+        pids = hang_pids(2)
+        os.kill(server.pid, signal.SIGSTOP)
+        try:
+            conn.sendall(request(2, [VICTIM]))
+            reader.close()
+            conn.close()
+        finally:
+            os.kill(server.pid, signal.SIGCONT)
+        server.wait(timeout=20)
+        gone = all_gone(pids)
+    finally:
+        listener.close()
+        kill_group(server.pid)
+        server.kill()
+        for pid in hang_pids(2):
+            kill_group(pid)  # what the old server left, so that a failure leaves nothing running
+    assert gone, "a job outlived the fork server"
 
 
 def test_a_killed_isolate_leaves_no_process_a_test_started_in_a_session_of_its_own(toy: Path) -> None:
