@@ -36,7 +36,6 @@ when the tests use testtools): this runs under the project's Python.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import importlib
 import importlib.util
@@ -46,7 +45,7 @@ import traceback
 import types
 import unittest
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from dataclasses import dataclass
 
 from isolate.orders.stream_writer import StreamWriter
 from isolate.running.in_copy import follow_env
@@ -313,31 +312,60 @@ def run_cases(cases: Sequence[Step], stream: IO[bytes]) -> None:
 
 def read_ids(path: str) -> list[str]:
     """The ids of a list file the parent wrote (one per line, utf-8)."""
-    text = Path(path).read_text(encoding="utf-8")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def write_error(path: str, error: ListError) -> None:
     """Leave the reason for the parent: first line for the user, then the details."""
-    Path(path).write_text(f"{error.args[0]}\n{error.details}", encoding="utf-8")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{error.args[0]}\n{error.details}")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m isolate.running.child", add_help=True)
-    parser.add_argument("--list", required=True, help="file with one test id per line")
-    parser.add_argument("--stream", required=True, help="where to write subunit v2")
-    parser.add_argument("--error-file", required=True, help="where to explain a list error")
-    parser.add_argument("--discover-all", action="store_true", help="import the whole tree first")
-    parser.add_argument("runner_args", nargs=argparse.REMAINDER)
-    return parser
+USAGE = ("usage: python -m isolate.running.child --list FILE --stream FILE --error-file FILE "
+         "[--discover-all] RUNNER_ARGS...")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The child's command line: isolate's own options, then the project runner's arguments."""
+
+    list_file: str  # one test id per line
+    stream: str  # where to write subunit v2
+    error_file: str  # where to explain a list error
+    discover_all: bool  # import the whole tree first
+    runner_args: list[str]
+
+
+def parse_options(argv: Sequence[str]) -> Options:
+    """isolate's options come first, as isolate writes them (processes.own_args, and a testr
+    command's runner part: project.runner_command); the first other word starts the runner's.
+    Not argparse: it and what it imports (gettext's search for translations, shutil, locale)
+    were about 13 ms of every fresh run's start-up."""
+    values: dict[str, str] = {}
+    discover_all = False
+    words = list(argv)
+    while words and words[0] in ("--list", "--stream", "--error-file", "--discover-all"):
+        word = words.pop(0)
+        if word == "--discover-all":
+            discover_all = True
+        elif not words:
+            raise SystemExit(f"{USAGE}\n{word} needs a value")
+        else:
+            values[word] = words.pop(0)
+    missing = [w for w in ("--list", "--stream", "--error-file") if w not in values]
+    if missing:
+        raise SystemExit(f"{USAGE}\nmissing: {' '.join(missing)}")
+    return Options(values["--list"], values["--stream"], values["--error-file"], discover_all, words)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one list once; the exit status only says whether the list could run (0) or not (3)."""
     follow_env()  # before any of the project is imported
-    opts = _parser().parse_args(argv)
+    opts = parse_options(sys.argv[1:] if argv is None else argv)
     try:
-        ids = read_ids(opts.list)
+        ids = read_ids(opts.list_file)
         index = TestIndex(parse_runner_args(opts.runner_args))
         if opts.discover_all:
             index.discover_all()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from isolate.running.child import Options, parse_options
 from isolate.running.runner_args import RunnerArgs, parse_runner_args
 from isolate.running.judge import read_stream
 
@@ -155,6 +156,36 @@ def test_imports_only_the_modules_the_list_needs(suite: Path) -> None:
     assert sorted(p.name for p in marks.iterdir()) == ["imported-a"]
     code, _, _ = run_child(suite, [A + "First.test_a"], "--discover-all")
     assert code == 0 and sorted(p.name for p in marks.iterdir()) == ["imported-a", "imported-b"]
+
+
+def test_the_child_starts_without_an_argument_parser(suite: Path) -> None:
+    """argparse's parser looked for gettext translations and imported shutil and locale: about 13
+    ms of each fresh run's start-up. A test sees what its process imported before it ran."""
+    (suite / "gen" / "tests" / "test_startup.py").write_text(textwrap.dedent('''
+        import os
+        import sys
+        import unittest
+
+
+        class Startup(unittest.TestCase):
+            def test_modules(self):
+                seen = [m for m in ("shutil", "locale") if m in sys.modules]
+                open(os.path.join(os.environ["MARKS"], "seen"), "w").write(" ".join(seen))
+    '''))
+    code, pairs, _ = run_child(suite, ["gen.tests.test_startup.Startup.test_modules"])
+    assert code == 0 and pairs == [("gen.tests.test_startup.Startup.test_modules", "success")]
+    assert (Path(os.environ["MARKS"]) / "seen").read_text() == ""
+
+
+def test_the_child_s_own_options_come_first_and_the_rest_is_the_runner_s() -> None:
+    opts = parse_options(["--list", "l", "--stream", "s", "--error-file", "e", "--discover-all",
+                          "discover", "-t", "./", "--list", "x"])
+    assert opts == Options("l", "s", "e", True, ["discover", "-t", "./", "--list", "x"])
+    assert parse_options(["--error-file", "e", "--list", "l", "--stream", "s"]).runner_args == []
+    with pytest.raises(SystemExit, match="missing: --error-file"):
+        parse_options(["--list", "l", "--stream", "s", "discover"])
+    with pytest.raises(SystemExit, match="--stream needs a value"):
+        parse_options(["--list", "l", "--stream"])
 
 
 def test_ids_made_by_a_package_load_tests_are_found(suite: Path) -> None:
