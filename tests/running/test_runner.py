@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_suite
+from conftest import copy_suite, stestr_project
 from isolate.errors import UserError
 from isolate.running.executors.processes import kill_group
 from isolate.running.leave import ATEXIT_GRACE
@@ -803,6 +803,41 @@ def test_disk_and_pair_pollution_stay_inside_one_repetition(tmp_path: Path, monk
     with Runner(pair, mode=mode, timeout=60) as runner:
         kinds = [runner.run(ids, v)[0].kind for ids in ([a, b, v], [b, a, v], [a, v], [b, v], [v, a, b])]
     assert kinds == ["fail", "fail", "pass", "pass", "pass"]
+
+
+def test_a_fork_child_pays_for_nothing_its_server_could_do_once(tmp_path: Path) -> None:
+    """A failure's report imported email's default policy in every child (testtools reads the
+    traceback's content type with it: 7 ms of a child), and a child's collections went through
+    the server's objects, copying their pages. The second test sees what the first one's
+    failure imported, and whether the server's objects were frozen before the fork."""
+    root = stestr_project(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/tests/__init__.py": "",
+        "pkg/tests/test_seen.py": '''
+            import gc
+            import os
+            import sys
+            import unittest
+
+            SEEN = os.path.join(os.path.dirname(__file__), "seen")
+
+
+            class Seen(unittest.TestCase):
+                def test_fails(self):
+                    open(SEEN, "w").write(" ".join(sys.modules))
+                    self.fail("reported with a traceback")
+
+                def test_looks(self):
+                    before = set(open(SEEN).read().split())
+                    new = sorted(m for m in sys.modules if m not in before and m.startswith("email"))
+                    open(SEEN, "w").write(f"{new} {gc.get_freeze_count() > 0}")
+        ''',
+    }, "./pkg/tests")
+    first, second = "pkg.tests.test_seen.Seen.test_fails", "pkg.tests.test_seen.Seen.test_looks"
+    with Runner(find_project(root), mode="fork", timeout=60) as runner:
+        [outcome] = runner.run([first, second], second)
+    assert outcome.kind == "pass", outcome
+    assert (root / "pkg" / "tests" / "seen").read_text() == "[] True"
 
 
 def test_fork_server_keeps_per_process_randomness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
