@@ -259,8 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if opts.pytest:
         import pytest  # noqa: F401 - the start-up every child would pay
     else:
-        # Imported once here, not in every child; so children report through testtools (the
-        # same events a fresh run of tests that do not use it writes without it: child.run_cases).
+        # Imported once here, not in every child whose list holds a testtools TestCase, which
+        # reports through them (child.run_cases; the other lists through isolate's own writer).
         import subunit.test_results  # noqa: F401
         import testtools  # noqa: F401
         # testtools reads the content type of a failure's traceback with email's default policy,

@@ -806,10 +806,11 @@ def test_disk_and_pair_pollution_stay_inside_one_repetition(tmp_path: Path, monk
 
 
 def test_a_fork_child_pays_for_nothing_its_server_could_do_once(tmp_path: Path) -> None:
-    """A failure's report imported email's default policy in every child (testtools reads the
-    traceback's content type with it: 7 ms of a child), and a child's collections went through
-    the server's objects, copying their pages. The second test sees what the first one's
-    failure imported, and whether the server's objects were frozen before the fork."""
+    """A failure's report imported email's default policy in every child of a testtools suite
+    (testtools reads the traceback's content type with it: 7 ms of a child), and a child's
+    collections went through the server's objects, copying their pages. The second test sees
+    what the first one's failure imported, and whether the server's objects were frozen before
+    the fork."""
     root = stestr_project(tmp_path / "proj", {
         "pkg/__init__.py": "",
         "pkg/tests/__init__.py": "",
@@ -817,12 +818,13 @@ def test_a_fork_child_pays_for_nothing_its_server_could_do_once(tmp_path: Path) 
             import gc
             import os
             import sys
-            import unittest
+
+            import testtools
 
             SEEN = os.path.join(os.path.dirname(__file__), "seen")
 
 
-            class Seen(unittest.TestCase):
+            class Seen(testtools.TestCase):
                 def test_fails(self):
                     open(SEEN, "w").write(" ".join(sys.modules))
                     self.fail("reported with a traceback")
@@ -838,6 +840,51 @@ def test_a_fork_child_pays_for_nothing_its_server_could_do_once(tmp_path: Path) 
         [outcome] = runner.run([first, second], second)
     assert outcome.kind == "pass", outcome
     assert (root / "pkg" / "tests" / "seen").read_text() == "[] True"
+
+
+@pytest.mark.parametrize("mode", ["fresh", "fork"])
+def test_only_a_list_of_testtools_tests_reports_through_testtools(tmp_path: Path, mode: str) -> None:
+    """isolate's own writer costs two thirds of testtools' result per test and writes the same
+    events (test_stream_result.py); a fork child took testtools' for every list, as its server
+    imports testtools. Each test names the result it runs under (TestCase.run's argument)."""
+    root = stestr_project(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/tests/__init__.py": "",
+        "pkg/tests/test_result.py": '''
+            import os
+            import sys
+            import unittest
+
+            import testtools
+
+
+            def named(kind):
+                frame = sys._getframe(1)
+                while "result" not in frame.f_locals or frame.f_code.co_name != "run":
+                    frame = frame.f_back
+                result = type(frame.f_locals["result"])
+                with open(os.path.join(os.path.dirname(__file__), kind), "w") as f:
+                    f.write(result.__module__ + "." + result.__name__)
+
+
+            class Plain(unittest.TestCase):
+                def test_names(self):
+                    named("plain")
+
+
+            class WithDetails(testtools.TestCase):
+                def test_names(self):
+                    named("testtools")
+        ''',
+    }, "./pkg/tests")
+    plain, extended = "pkg.tests.test_result.Plain.test_names", "pkg.tests.test_result.WithDetails.test_names"
+    with Runner(find_project(root), mode=mode, timeout=60) as runner:
+        assert [o.kind for o in runner.run([plain], plain)] == ["pass"]
+        assert [o.kind for o in runner.run([plain, extended], extended)] == ["pass"]
+        assert [o.kind for o in runner.run([plain], plain)] == ["pass"]
+    here = root / "pkg" / "tests"
+    assert (here / "plain").read_text() == "isolate.running.stream_result.StreamResult"
+    assert (here / "testtools").read_text() != "isolate.running.stream_result.StreamResult"
 
 
 def test_fork_server_keeps_per_process_randomness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
