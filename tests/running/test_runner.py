@@ -612,7 +612,7 @@ def test_interrupted_or_killed_isolate_leaves_no_test_process(toy: Path, mode: s
     finally:
         proc.kill()  # whatever failed above, leave no driver (its reaper cleans up after it)
     assert out.strip() == ("interrupted 1" if signum == signal.SIGINT else "")
-    assert all_gone(pids), "a test process outlived isolate"
+    assert all_gone(pids), f"a test process outlived isolate: {running(pids)}"
     deadline = time.monotonic() + 5
     while state.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -714,6 +714,20 @@ def all_gone(pids: list[int], within: float = 5.0) -> bool:
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return not any(alive(p) for p in pids)
+
+
+def running(pids: list[int]) -> list[str]:
+    """Which of ``pids`` still run, each with its state and command line: what a failure shows."""
+    found = []
+    for pid in pids:
+        if alive(pid):
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
+            except OSError:
+                continue
+            found.append(f"{pid} (state {state[0]}, parent {state[1]}): {command.strip()[:200]}")
+    return found
 
 
 def test_repository_is_never_written(toy: Path) -> None:
