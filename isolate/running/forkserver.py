@@ -73,14 +73,14 @@ def serve(sock: socket.socket, index: TestIndex | None) -> None:
     process of theirs still running, and on the way out. A report the parent is no longer there
     to read ends the server as the socket's end does: the parent may close it after asking for
     kills the server has not read yet (a Ctrl-C), so every job is killed either way."""
-    adopted = adopt_orphans()
-    mine = set(own_children())  # started by the server itself (a preloaded module's), not by a run
+    # started by the server itself (a preloaded module's), not by a run; None: no orphans adopted
+    mine = set(own_children()) if adopt_orphans() else None
     children: dict[int, int] = {}
     try:
-        _serve(sock, index, children, mine if adopted else None)
+        _serve(sock, index, children, mine)
     except (BrokenPipeError, ConnectionResetError):
         pass
-    _leave_nothing(children, mine if adopted else None)
+    _leave_nothing(children, mine)
 
 
 def _serve(sock: socket.socket, index: TestIndex | None, children: dict[int, int], mine: set[int] | None) -> None:
