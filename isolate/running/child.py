@@ -346,10 +346,11 @@ def parse_options(argv: Sequence[str]) -> Options:
     command's runner part: project.runner_command); the first other word starts the runner's.
     Not argparse: it and what it imports (gettext's search for translations, shutil, locale)
     were about 13 ms of every fresh run's start-up."""
+    valued = ("--list", "--stream", "--error-file")
     values: dict[str, str] = {}
     discover_all = False
     words = list(argv)
-    while words and words[0] in ("--list", "--stream", "--error-file", "--discover-all"):
+    while words and (words[0] in valued or words[0] == "--discover-all"):
         word = words.pop(0)
         if word == "--discover-all":
             discover_all = True
@@ -357,7 +358,7 @@ def parse_options(argv: Sequence[str]) -> Options:
             raise SystemExit(f"{USAGE}\n{word} needs a value")
         else:
             values[word] = words.pop(0)
-    missing = [w for w in ("--list", "--stream", "--error-file") if w not in values]
+    missing = [w for w in valued if w not in values]
     if missing:
         raise SystemExit(f"{USAGE}\nmissing: {' '.join(missing)}")
     return Options(values["--list"], values["--stream"], values["--error-file"], discover_all, words)
