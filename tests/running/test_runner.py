@@ -3,11 +3,9 @@ fork-server parity, and a repository left byte-for-byte untouched."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -18,6 +16,7 @@ import pytest
 
 from conftest import copy_suite, stestr_project
 from isolate.errors import UserError
+from isolate.running.executors.fork import ForkClient
 from isolate.running.executors.processes import kill_group
 from isolate.running.leave import ATEXIT_GRACE
 from isolate.running.project import Project, find_project
@@ -625,41 +624,30 @@ def test_a_fork_server_that_finds_its_parent_gone_as_it_reports_kills_every_job(
     died of the broken pipe and left the other job running. Here the report that finds the
     parent gone is a new job's pid: the server is stopped while the request and the socket's
     end are queued, so it reads the request first."""
-    sock_path = toy.parent / "fork.sock"
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(sock_path))
-    listener.listen(1)
-    server = subprocess.Popen([sys.executable, "-m", "isolate.running.forkserver", "--socket", str(sock_path),
-                               "discover", "-t", "./", "./toy/tests"], cwd=toy, start_new_session=True)
+    jobs = toy.parent / "jobs"
+
+    def submit(client: ForkClient, key: int, ids: list[str]) -> None:  # as ForkExecutor.launch does
+        (jobs / str(key) / "tmp").mkdir(parents=True)
+        (jobs / str(key) / "list.txt").write_text("".join(i + "\n" for i in ids))
+        client.submit(key, jobs / str(key) / "list.txt", jobs / str(key), False)
+
+    client = ForkClient(toy.parent / "fork.sock", lambda: subprocess.Popen(
+        [sys.executable, "-m", "isolate.running.forkserver", "--socket", str(toy.parent / "fork.sock"),
+         "discover", "-t", "./", "./toy/tests"], cwd=toy, start_new_session=True), toy.parent / "output.txt", 30)
+    server = client.process
     try:
-        listener.settimeout(30)
-        conn = listener.accept()[0]
-        reader = conn.makefile("rb")
-        assert b"ready" in reader.readline()
-        jobs = toy.parent / "jobs"
-
-        def request(key: int, ids: list[str]) -> bytes:
-            folder = jobs / str(key)
-            (folder / "tmp").mkdir(parents=True)
-            (folder / "list.txt").write_text("".join(i + "\n" for i in ids))
-            return json.dumps({"job": key, "list": str(folder / "list.txt"), "stream": str(folder / "stream"),
-                               "error_file": str(folder / "error.txt"), "output": str(folder / "output.txt"),
-                               "tmpdir": str(folder / "tmp"), "discover_all": False}).encode() + b"\n"
-
-        conn.sendall(request(1, [T + "test_process.P.test_hang"]))
-        assert b"pid" in reader.readline()
+        submit(client, 1, [T + "test_process.P.test_hang"])
+        assert [m["job"] for m in client.read() or []] == [1]  # its pid
         pids = hang_pids(2)
         os.kill(server.pid, signal.SIGSTOP)
         try:
-            conn.sendall(request(2, [VICTIM]))
-            reader.close()
-            conn.close()
+            submit(client, 2, [VICTIM])
+            client.sock.close()
         finally:
             os.kill(server.pid, signal.SIGCONT)
         server.wait(timeout=20)
         gone = all_gone(pids)
     finally:
-        listener.close()
         kill_group(server.pid)
         server.kill()
         for pid in hang_pids(2):
