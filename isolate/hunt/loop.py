@@ -7,6 +7,7 @@ Ctrl-C, `kill -9` or a reboot resumes exactly where it was by reading the journa
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -344,7 +345,10 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         answer = decide(problem, observations, settings, batch=jobs)
         if isinstance(answer, Verdict):
             room = None if most is None else most - ev.entries
-            if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room):
+            # a hold's waves run once the fork check is due and done: fork runs make a long hold cheaper
+            due = (functools.partial(runner.check, ev, jobs, deadline, merged["max_runs"])
+                   if isinstance(runner, AutoRunner) else (lambda: False))
+            if repeating(hunt) and held(hunt, answer.kind, runner, display, jobs, deadline, room, due):
                 continue  # the victim alone ran: a first execution may have failed now
             ahead_ends(hunt, runner, display)
             return problem, observations, ev, said, _which_budget(answer, most, ev, budget)

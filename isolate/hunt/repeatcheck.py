@@ -36,7 +36,7 @@ import datetime as dt
 import json
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from isolate.files import write_atomic
@@ -222,12 +222,13 @@ HOLD_REASON = "repeats: the victim alone, until a first execution fails and the 
 
 
 def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: float | None,
-         room: int | None) -> bool:
+         room: int | None, due: Callable[[], bool] = lambda: False) -> bool:
     """With repeats on, at a verdict of `kind`: raises RepeatsOff when the test now rejects them
     (or a held verdict waited HOLD_MOST runs, or has no room or time left to wait: a "fails on its
     own" that no first execution alone showed must not stand); True when the verdict is held and a
     wave of the victim alone ran (ask the search again); False when the verdict stands. `room`:
-    runs left in --max-runs (None: no limit)."""
+    runs left in --max-runs (None: no limit). `due`: what runs instead of a wave when it is due
+    (the fork check: a hold can last dozens of runs, which fork mode makes cheaper); True if it ran."""
     runs, alone = k_fold(hunt)
     state, figure = stance(runs, alone, kind)
     spent = (room is not None and room <= 0) or (deadline is not None and deadline <= time.monotonic())
@@ -243,6 +244,8 @@ def held(hunt: Hunt, kind: str, runner: Any, display: Any, jobs: int, deadline: 
         raise RepeatsOff
     if state != HOLD:
         return False
+    if due():
+        return True  # its runs are evidence: ask the search again
     queries = read_queries(hunt)
     if not queries or queries[-1].get("reason") != HOLD_REASON:  # said once a hold, not at each of its waves
         if not first:

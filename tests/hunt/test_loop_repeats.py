@@ -565,3 +565,32 @@ def test_fails_alone_says_what_it_left_to_the_prior_and_weak_polluters_runs_for_
     after = json.loads(again.stdout)
     assert after["verdict"] == "fails-alone" and "--weak-polluters" not in after["stop"], after
     assert json.loads((hunt_dir(suite) / "hunt.json").read_text())["search"]["weak_polluters"] is True
+
+
+def test_a_held_verdict_runs_the_fork_check_when_it_is_due_before_its_next_wave(tmp_path: Path) -> None:
+    """A hunt in the automatic mode whose "fails on its own" verdict is held (K-fold runs of the
+    whole list and of the victim alone fail at one rate, but no run alone failed on its first
+    execution) after more fresh runs than the fork check waits for: the check runs before the
+    hold's next wave, so the hold's runs are forks, not fresh processes (a hold can last dozens of
+    runs; before, it ran fresh until the search asked a question again)."""
+    suite = fails_alone(tmp_path)
+    started = isolate(suite, "bisect", FA_VICTIM, "--repeat-victim", "6", "--max-runs", "1", "--no-history",
+                      SAMPLE_RACE_RATE="0")
+    assert started.returncode in (0, 1, 2, 3, 4, 5), started.stderr
+    path = hunt_dir(suite)
+    for name in ("journal.jsonl", "repeat-check.json", "queries.jsonl"):
+        (path / name).unlink(missing_ok=True)
+    hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
+    steps = read_steps(hunt)
+    alone = step_for(hunt, (FA_VICTIM,), steps)
+    passed, failed = "pppppp", "ppprpp"
+    append_journal(hunt, [Entry(0, "pass", False, 0.1, executions=passed)] * 20
+                   + [Entry(0, "fail", True, 0.1, executions=failed)] * 10
+                   + [Entry(alone, "pass", False, 0.1, executions=passed)] * 20
+                   + [Entry(alone, "fail", True, 0.1, executions=failed)] * 10)
+    (path / "repeat-check.json").write_text(json.dumps({"repeat": 6, "used": 6, "state": "on", "summary": "s"}))
+    resumed = isolate(suite, "bisect", FA_VICTIM, "--max-runs", "140", SAMPLE_RACE_RATE="0.3")
+    assert resumed.returncode in (0, 1, 2, 3, 4, 5), resumed.stderr
+    new = journal(suite)[60:]
+    assert new and new[0].get("phase") == FORK_CHECK_PHASE, [(e.get("phase"), e.get("mode"), e["step"]) for e in new[:5]]
+    assert "fork check: running the hunt's first 2 lists" in resumed.stderr, resumed.stderr
