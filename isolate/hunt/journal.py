@@ -68,6 +68,15 @@ def judged_for(entry: Entry, used: int) -> Entry:
                    signature=entry.signature if mine else None, executions=cut if used > 1 else None)
 
 
+def judged_any(entry: Entry) -> Entry:
+    """A run judged as --any-failure judges it (running.judge.Expectation): the victim failing
+    another way reproduces too. For the runs made before --any-failure was given to the hunt: they
+    were judged on the recorded failure's signature, and count as they would have counted with it."""
+    if entry.outcome != "fail" or (entry.reproduced and "f" not in (entry.executions or "")):
+        return entry
+    return replace(entry, reproduced=True, executions=entry.executions.replace("f", "r") if entry.executions else None)
+
+
 def append_journal(hunt: Hunt, entries: list[Entry]) -> None:
     """Append and fsync, so a crash or kill loses at most the repetitions still running."""
     append_lines(hunt.path / "journal.jsonl", [{k: v for k, v in vars(e).items() if v is not None} for e in entries])

@@ -87,6 +87,21 @@ def test_a_k_fold_run_judged_on_its_first_executions() -> None:
     assert judged_for(crashed, 1) == crashed
 
 
+def test_a_run_judged_again_as_any_failure_judges_it() -> None:
+    """Runs made before --any-failure was given to the hunt count as it would have counted them:
+    failing another way reproduces, at every execution of a K-fold run too; passes, crashes and
+    timeouts are as they were."""
+    from isolate.hunt.journal import Entry, judged_any
+
+    assert judged_any(Entry(3, "fail", False, 1.0, "other")) == Entry(3, "fail", True, 1.0, "other")
+    assert judged_any(Entry(3, "fail", True, 1.0, "sig", executions="pfr")) == Entry(3, "fail", True, 1.0, "sig",
+                                                                                   executions="prr")
+    assert judged_any(Entry(3, "fail", False, 1.0, "other", executions="pfp")).executions == "prp"
+    for kept in (Entry(3, "pass", False, 1.0, executions="ppp"), Entry(3, "crash", False, 1.0),
+                 Entry(3, "timeout", False, 1.0, hung="t"), Entry(3, "fail", True, 1.0, "sig", executions="prp")):
+        assert judged_any(kept) == kept
+
+
 def test_lines_a_full_disk_cut_are_taken_back(tmp_path: Path) -> None:
     """QA: a full disk left `{"` and `{"at": "20` in the journal, and every later status, log and
     bisect warned of them. A file size limit (RLIMIT_FSIZE) fails a write part-way as a full disk
