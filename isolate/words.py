@@ -66,3 +66,10 @@ def _bounded(x: float, text: str, places: int) -> str:
     if 0 < x < 1 and float(text) == 0:
         return f"< 0.{'0' * (places - 1)}1"
     return text
+
+
+def quoted(command: str) -> str:
+    """A command to type, as a message names it: in single quotes, or in double quotes when its
+    words are quoted themselves (a test id with parentheses: 'isolate bisect 'x(y)'' reads as two
+    quoted strings and one bare word)."""
+    return f'"{command}"' if "'" in command else f"'{command}'"

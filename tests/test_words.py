@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from isolate.words import counted, fraction, megabytes, probability, seconds
+from isolate.words import counted, fraction, megabytes, probability, quoted, seconds
 
 
 def test_counted_says_one_and_many() -> None:
@@ -49,3 +49,8 @@ def test_a_rate_or_probability_is_never_rounded_onto_a_bound_it_is_not(
         x: float, rate: str, each: str, chance: str, leading: str) -> None:
     """A class cause whose rate was 0.99999 read "rate 1": a certainty it is not."""
     assert (fraction(x), fraction(x, 2), probability(x), probability(x, 2)) == (rate, each, chance, leading)
+
+
+def test_a_command_holding_quoted_words_is_named_in_double_quotes() -> None:
+    assert quoted("isolate bisect test_x") == "'isolate bisect test_x'"
+    assert quoted("isolate bisect 'test_x(global)'") == "\"isolate bisect 'test_x(global)'\""

@@ -32,7 +32,7 @@ from isolate.report.verification import summary
 from isolate.search.model import Observation, Problem, Settings, Verdict
 from isolate.search.posterior import Answer
 from isolate.search.decide import decide, leading
-from isolate.words import counted, noun, probability, seconds as duration
+from isolate.words import counted, noun, probability, quoted, seconds as duration
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def status(hunt: Hunt) -> Status:
         state = f"running (pid {found.pid}{'' if found.here else ' on ' + found.host})"
     elif found is not None:
         state = (f"stopped: pid {found.pid or '?'} died mid-hunt; resume with"
-                 f" 'isolate bisect {shlex.quote(hunt.victim)}'")
+                 f" {quoted('isolate bisect ' + shlex.quote(hunt.victim))}")
     elif verdict is not None:
         state = f"done: {verdict['verdict']}"
     elif entries:

@@ -492,6 +492,11 @@ def test_bad_input(tmp_path: Path) -> None:
     name, victim, _ = DETERMINISTIC
     suite = recorded(tmp_path, name, victim)
     assert_user_error(isolate(suite, "bisect", "no_such_test"), "no hunt for", "isolate extract")
+    # a command the message names holds the id quoted for the shell, so the command is in double
+    # quotes (QA: 'isolate extract --test 'test_x(global)'' with a testscenarios id)
+    assert_user_error(isolate(suite, "bisect", "test_x(global)"),
+                      "start one with \"isolate extract --test 'test_x(global)'\", or with"
+                      " \"isolate bisect 'test_x(global)' --run ID [--worker TAG]\"")
     # a typo in the id: the hunt that is there is pointed at, not only a new extraction of the typo
     assert_user_error(isolate(suite, "bisect", "test_header_uses_default_curency"), "'isolate status' lists the 1 hunt")
     assert_user_error(isolate(tmp_path, "bisect", "anything"), "no hunt for")
