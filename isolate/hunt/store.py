@@ -192,7 +192,7 @@ def _set_aside(path: Path) -> None:
                                 "passing.txt", FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO, "history.jsonl",
                                 "verify.jsonl", "order.txt", "failure.txt", "durations.json")
              if (path / n).exists()),
-           *path.glob("step-*.txt"), *path.glob("journal.backtracked-*.jsonl")]
+           *path.glob("step-*.txt"), *path.glob("*.backtracked-*")]  # journal, reproducer, decisions
     started = sorted(path.glob(f"{_REPLACING}*"))
     if not old and not started:
         return

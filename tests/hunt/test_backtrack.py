@@ -54,6 +54,25 @@ def test_two_backtracks_in_one_second_keep_every_run(tmp_path: Path) -> None:
     assert len(list(hunt.glob("reproducer.backtracked-*.txt"))) <= 1
 
 
+def test_extract_force_sets_aside_everything_a_backtrack_set_aside(tmp_path: Path) -> None:
+    """QA: after a backtrack, `extract --force` moved journal.backtracked-* into replaced-<time>/
+    but left reproducer.backtracked-* (and a decision set aside) beside the new hunt, for good."""
+    suite = copy_suite(NAME, tmp_path)
+    stestr_run(suite)
+    assert isolate(suite, "extract").returncode == 0
+    done = isolate(suite, "bisect", VICTIM, "--fork-server", "-q")
+    assert done.returncode == 0, done.stderr  # a verdict, and its reproducer
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    first = json.loads((hunt / "journal.jsonl").read_text().splitlines()[0])["step"]
+    assert isolate(suite, "backtrack", VICTIM, str(first)).returncode == 0
+    aside = sorted(p.name for p in hunt.glob("*.backtracked-*"))
+    assert "reproducer" in " ".join(aside), aside
+    assert isolate(suite, "extract", "--test", VICTIM, "--force").returncode == 0
+    assert not list(hunt.glob("*.backtracked-*")), sorted(p.name for p in hunt.iterdir())
+    [replaced] = hunt.glob("replaced-*")
+    assert sorted(p.name for p in replaced.glob("*.backtracked-*")) == aside
+
+
 def test_backtrack_to_the_last_step_is_refused_and_keeps_the_verdict(tmp_path: Path) -> None:
     """It said 'kept N runs up to step S; set 0 aside', wrote an empty file of runs set aside and
     removed the verdict; so did a step whose runs an earlier backtrack had set aside."""
