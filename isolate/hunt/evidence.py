@@ -258,8 +258,11 @@ def without_hangs(ev: Evidence, timeout: object = None) -> tuple[Problem, tuple[
     problem = ev.problem
     limit = f" (killed after {timeout:g}s)" if isinstance(timeout, (int, float)) else ""
     if ev.hangs.get(problem.victim, 0) >= HANGS_TO_DROP:
-        raise UserError(f"the victim itself hung in {ev.hangs[problem.victim]} runs{limit}; fix: raise"
-                        " --timeout if it is only slow, or fix the hang, then run the same command again")
+        # QA: "the victim itself" read as "not polluted", where a lock left held by a predecessor hung it
+        raise UserError(f"the victim hung in {ev.hangs[problem.victim]} runs{limit}, and a hang is not counted as"
+                        " its failure; fix: raise --timeout if it is only slow, then run the same command again;"
+                        " if it hangs only after some earlier tests (a lock or a queue they leave behind), give its"
+                        " wait a timeout that fails the test, store a run in which it fails so, and hunt that")
     if ev.hangs.get("", 0) >= SILENT_TIMEOUTS:
         raise UserError(f"{ev.hangs['']} runs timed out before any test started{limit}; fix: run the"
                         " project's test command by hand to see what hangs, or raise --timeout")
