@@ -181,11 +181,12 @@ def test_the_commands_verify_suggests_quote_the_test_id(tmp_path: Path) -> None:
     victim = "tests/test_a.py::test_c[a b & $(touch x)]"
     with pytest.raises(UserError) as none_yet:
         _plan(Hunt(tmp_path, {"victim": victim}))
-    assert f"'isolate bisect {shlex.quote(victim)}', then verify" in str(none_yet.value)
+    # the command, its id quoted for the shell, in double quotes (single ones would nest)
+    assert f"\"isolate bisect {shlex.quote(victim)}\", then verify" in str(none_yet.value)
     (tmp_path / "verdict.json").write_text(json.dumps({"verdict": "undecided", "confidence": 0.5, "culprits": []}))
     with pytest.raises(UserError) as undecided:
         _plan(Hunt(tmp_path, {"victim": victim}))
-    assert f"'isolate bisect {shlex.quote(victim)} --time-budget 8h'" in str(undecided.value)
+    assert f"\"isolate bisect {shlex.quote(victim)} --time-budget 8h\"" in str(undecided.value)
 
 
 def test_a_lost_reproducer_is_named_and_bisect_writes_it_again(tmp_path: Path) -> None:
