@@ -284,6 +284,7 @@ def test_judge_and_tallies() -> None:
     assert fresh_tallies(entries, {0: ("a", "v"), 1: ("v",)}, {"a"}) == [Tally(1, (1, 0, 1))]
     agree, summary, _ = judge([Tally(0, (4, 2, 0), (12, 5, 0))])
     assert agree and summary.startswith("fork (checked: reproduced 2/4 fresh vs 5/12 fork")
+    assert "exact test p=1, the check fails below 0.001)" in summary, summary  # its threshold said beside it
     # any 4 fresh runs (the fewest the compared lists hold: CHECK_AFTER runs, at worst MAX_LISTS
     # lists of one) all failing against FORK_RUNS forks per list all passing is a mismatch,
     # however spread; and the reverse
