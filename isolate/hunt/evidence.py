@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
 from isolate.hunt.history import judged, read_history, stored_rate
-from isolate.hunt.journal import Entry, Position, journal_since, judged_any, judged_for
+from isolate.hunt.journal import Entry, Position, journal_since, judged_for
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of, repeats_from
 from isolate.running.judge import IMPORT
 from isolate.search.model import Observation, Problem, carry_over, without
@@ -121,10 +121,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     single = repeats_from(hunt)  # runs before repeats started by themselves
     early = previous.early
     timeouts_from = int(hunt.settings.get("search", {}).get("timeouts_from", 0))
-    any_failure = bool(hunt.settings.get("search", {}).get("any_failure"))  # given since some runs, maybe
     for number, entry in enumerate(entries, previous.entries):
-        if any_failure:
-            entry = judged_any(entry)
         end = _epoch(entry.at)
         if end is not None:
             spans.append((end - entry.seconds, end))

@@ -124,13 +124,16 @@ def read_journal(hunt: Hunt) -> tuple[list[Entry], list[str]]:
 
 def journal_since(hunt: Hunt, start: Position) -> tuple[list[Entry], list[str], Position]:
     """The entries appended after `start`, warnings for corrupt lines, and the new position.
-    A long hunt reads each line once instead of the whole journal at every step."""
+    A long hunt reads each line once instead of the whole journal at every step. In a hunt given
+    --any-failure every entry is read as it judges runs (judged_any), so the runs made before it
+    was given count alike for the search, the fork check and repeats."""
     entries: list[Entry] = []
+    any_failure = bool(hunt.settings.get("search", {}).get("any_failure"))
 
     def parse(raw: bytes) -> str:
         entry, why = parse_entry(raw)
         if entry is not None:
-            entries.append(entry)
+            entries.append(judged_any(entry) if any_failure else entry)
         return why
 
     warnings, position = lines_since(hunt.path / "journal.jsonl", start, parse)
