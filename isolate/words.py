@@ -1,7 +1,9 @@
 """Counts, durations and sizes as a person reads them: "1 run", "2 runs", "1 predecessor + victim",
-"3 min 5 s", "12 MB"."""
+"3 min 5 s", "12 MB"; and commands as messages name them."""
 
 from __future__ import annotations
+
+import shlex
 
 
 def noun(n: int, singular: str, plural: str | None = None) -> str:
@@ -66,6 +68,12 @@ def _bounded(x: float, text: str, places: int) -> str:
     if 0 < x < 1 and float(text) == 0:
         return f"< 0.{'0' * (places - 1)}1"
     return text
+
+
+def on_test(words: str, test: str, rest: str = "") -> str:
+    """`words TEST rest`, a command on a test as a message names it: the id quoted for the shell,
+    the whole in quotes (quoted)."""
+    return quoted(f"{words} {shlex.quote(test)}{rest}")
 
 
 def quoted(command: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from isolate.words import counted, fraction, megabytes, probability, quoted, seconds
+from isolate.words import counted, fraction, megabytes, on_test, probability, quoted, seconds
 
 
 def test_counted_says_one_and_many() -> None:
@@ -54,3 +54,5 @@ def test_a_rate_or_probability_is_never_rounded_onto_a_bound_it_is_not(
 def test_a_command_holding_quoted_words_is_named_in_double_quotes() -> None:
     assert quoted("isolate bisect test_x") == "'isolate bisect test_x'"
     assert quoted("isolate bisect 'test_x(global)'") == "\"isolate bisect 'test_x(global)'\""
+    assert on_test("isolate bisect", "test_x(global)", " --run ID") == "\"isolate bisect 'test_x(global)' --run ID\""
+    assert on_test("isolate log", "pkg.T.test_x") == "'isolate log pkg.T.test_x'"

@@ -14,7 +14,7 @@ from isolate.files import write_atomic
 from isolate.hunt.journal import Entry, read_journal, split_journal
 from isolate.hunt.lock import Lock
 from isolate.hunt.store import FORK_CHECK, REPEAT_AUTO, REPEAT_CHECK, Hunt, read_queries, read_steps
-from isolate.words import counted, quoted
+from isolate.words import counted, on_test
 
 DECISIONS = (FORK_CHECK, REPEAT_CHECK, REPEAT_AUTO)  # made from the runs so far, each stamped "at"
 
@@ -29,15 +29,15 @@ def _backtrack(hunt: Hunt, step: int) -> str:
     entries, _ = read_journal(hunt)
     steps = read_steps(hunt)
     if step not in steps:
-        raise UserError(f"step {step} does not exist in {hunt.path}; see {quoted('isolate log ' + shlex.quote(hunt.victim))}")
+        raise UserError(f"step {step} does not exist in {hunt.path}; see {on_test('isolate log', hunt.victim)}")
     if not entries:  # it would write an empty journal and an empty file set aside, and say so
         raise UserError(f"the hunt for {hunt.victim} has no runs yet, so there is nothing to backtrack; start it"
-                        f" with {quoted('isolate bisect ' + shlex.quote(hunt.victim))}")
+                        f" with {on_test('isolate bisect', hunt.victim)}")
     queries = read_queries(hunt)  # read all before writing any
     cut = _cut(entries, queries, step)
     if cut == len(entries):  # it removed the verdict and wrote an empty file of runs set aside
         raise UserError(f"no run of the hunt for {hunt.victim} comes after step {step}, so there is nothing to set"
-                        f" aside; fix: pick an earlier step from {quoted('isolate log ' + shlex.quote(hunt.victim))}")
+                        f" aside; fix: pick an earlier step from {on_test('isolate log', hunt.victim)}")
     journal = hunt.path / "journal.jsonl"
     kept, dropped = split_journal(hunt, cut)
     queries = [q for q in queries if q["from"] < cut]

@@ -23,7 +23,7 @@ from isolate.orders.extract import (
 )
 from isolate.orders.repository import find_repository, other_repository
 from isolate.running.judge import IMPORT
-from isolate.words import counted, quoted
+from isolate.words import counted, on_test
 
 
 @dataclass(frozen=True)
@@ -172,8 +172,8 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
         others = len(all_hunts(root)) if root is not None else 0  # a typo in an id: say the hunts are there
         listed = f" ('isolate status' lists the {counted(others, 'hunt')} here)" if others else ""
         raise UserError(
-            f"no hunt for {test!r}{listed}; start one with {quoted('isolate extract --test ' + shlex.quote(test))}, or with"
-            f" {quoted('isolate bisect ' + shlex.quote(test) + ' --run ID [--worker TAG]')}"
+            f"no hunt for {test!r}{listed}; start one with {on_test('isolate extract --test', test)}, or with"
+            f" {on_test('isolate bisect', test, ' --run ID [--worker TAG]')}"
         )
     if hunt is not None:
         raise UserError(f"a hunt for {hunt.victim} already exists in {hunt.path}; drop --run/--worker to"

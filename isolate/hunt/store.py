@@ -24,14 +24,13 @@ import datetime as dt
 import json
 import math
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from isolate.errors import UserError
 from isolate.files import HUNTS, list_text, read_list, read_text, reject_non_finite, write_atomic
-from isolate.words import counted, quoted
+from isolate.words import counted, on_test
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _REPLACING, _REPLACED = "replacing-", "replaced-"  # a set-aside under way, and done
@@ -142,12 +141,12 @@ def create_hunt(
             load_settings(path / "hunt.json")  # a corrupt one is named, not offered to 'bisect'
             raise UserError(
                 f"a hunt for {victim} with {counted(runs, 'run')} already exists in {path};"
-                f" continue it with {quoted('isolate bisect ' + shlex.quote(victim))}, or pass --force to start over"
+                f" continue it with {on_test('isolate bisect', victim)}, or pass --force to start over"
             )
         elif differs := _differs(path, order, failure, source):
             # an extract of another run or worker would replace the recorded failure and order
             raise UserError(f"a hunt for {victim} already exists in {path}, extracted with {differs} other than"
-                            f" these; continue it with {quoted('isolate bisect ' + shlex.quote(victim))}, or pass --force"
+                            f" these; continue it with {on_test('isolate bisect', victim)}, or pass --force"
                             " to replace it (the old files are kept in replaced-<time>/)")
     make_hunt_dir(path)
     if force:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from isolate.hunt.repeatcheck import repeats_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.store import Hunt, repeats_from
 from isolate.search.model import FoundCause, Problem, Verdict
-from isolate.words import quoted
+from isolate.words import on_test
 
 
 def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None,
@@ -155,7 +154,7 @@ def _current(hunt: Hunt) -> tuple[dict[str, Any], Any] | None:
     changed since (read_verdict)."""
     path = hunt.path / "verdict.json"
     journal = hunt.path / "journal.jsonl"
-    fix = f"delete it; {quoted('isolate bisect ' + shlex.quote(hunt.victim))} writes it again"
+    fix = f"delete it; {on_test('isolate bisect', hunt.victim)} writes it again"
     try:
         if not path.exists():
             return None
@@ -192,7 +191,7 @@ def lost_runs(hunt: Hunt) -> str:
         return ""
     return (f"verdict.json was written over {size:,} bytes of journal.jsonl, which now holds {now:,}: the runs"
             f" behind it are gone, so it is not shown; restore the journal from a backup, or run"
-            f" {quoted('isolate bisect ' + shlex.quote(hunt.victim))} to hunt again")
+            f" {on_test('isolate bisect', hunt.victim)} to hunt again")
 
 
 def _verdict_problem(data: Any) -> str:

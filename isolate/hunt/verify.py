@@ -34,7 +34,7 @@ from isolate.hunt.settings import DEFAULTS
 from isolate.hunt.store import Hunt
 from isolate.hunt.verdict import read_verdict
 from isolate.search.model import runs_for
-from isolate.words import counted, quoted
+from isolate.words import counted, on_test
 
 JOURNAL = "verify.jsonl"
 NAMES = {"reproducer": "the reproducer", "original": "the original list (step-000)"}
@@ -169,38 +169,37 @@ def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:
     verdict = read_verdict(hunt)
     if verdict is None:
         raise UserError(f"the hunt for {hunt.victim} has no verdict yet; finish it with"
-                        f" {quoted('isolate bisect ' + shlex.quote(hunt.victim))}, then verify")
+                        f" {on_test('isolate bisect', hunt.victim)}, then verify")
     kind = verdict.get("verdict")
     reproducer = hunt.path / "reproducer.txt"
     if kind in ("polluter", "fails-alone", "brittle") and not reproducer.exists():
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' but its {reproducer} is missing; fix: run"
-                        f" {quoted('isolate bisect ' + shlex.quote(hunt.victim))}, which writes it again from the journal"
+                        f" {on_test('isolate bisect', hunt.victim)}, which writes it again from the journal"
                         " (no new runs), then verify")
     if kind not in ("polluter", "fails-alone", "brittle") and NO_EVIDENCE in str(verdict.get("stop", "")):
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify, because its last runs"
                         " were no evidence (the victim crashed, hung or failed another way); fix: see what they did"
-                        f" with {quoted('isolate log ' + shlex.quote(hunt.victim))}, mend that, then run"
-                        f" {quoted('isolate bisect ' + shlex.quote(hunt.victim))} again")
+                        f" with {on_test('isolate log', hunt.victim)}, mend that, then run"
+                        f" {on_test('isolate bisect', hunt.victim)} again")
     if kind not in ("polluter", "fails-alone", "brittle"):
         stored = hunt.settings.get("search", {}).get("max_runs")  # a whole number >= 1, or None
         more = f" --max-runs {max(1000, 4 * stored)}" if stored is not None else ""  # the stored cap holds
         raise UserError(f"the hunt for {hunt.victim} ended '{kind}' with no reproducer to verify;"
-                        f" continue it with {quoted('isolate bisect ' + shlex.quote(hunt.victim) + ' --time-budget 8h' + more)}"
-                        " until it names a"
-                        " cause")
+                        f" continue it with {on_test('isolate bisect', hunt.victim, ' --time-budget 8h' + more)}"
+                        " until it names a cause")
     rates = verdict.get("rates", {})
     # a brittle victim's reproducer is the victim alone, which fails at its own rate (the background)
     rate = float(rates.get("with_culprits" if kind == "polluter" else "background", 0.0))
     if not rate > 0:
         raise UserError(f"the verdict in {hunt.path / 'verdict.json'} estimates no failure rate;"
-                        f" re-run the hunt with {quoted('isolate bisect ' + shlex.quote(hunt.victim))}")
+                        f" re-run the hunt with {on_test('isolate bisect', hunt.victim)}")
     targets = [Target("reproducer", reproducer, read_list(reproducer))]
     original = hunt.step_path(0)
     if original.exists() and read_list(original) != targets[0].ids:
         targets.append(Target("original", original, read_list(original)))
     for target in targets:
         if not target.ids or target.ids[-1] != hunt.victim:
-            fix = (f"delete it and run {quoted('isolate bisect ' + shlex.quote(hunt.victim))}, which writes it again from the"
+            fix = (f"delete it and run {on_test('isolate bisect', hunt.victim)}, which writes it again from the"
                    " journal (no new runs)" if target.name == "reproducer" else
                    f"copy the hunt's order back over it: cp {shlex.quote(str(hunt.path / 'order.txt'))}"
                    f" {shlex.quote(str(target.path))}")

@@ -8,7 +8,6 @@ is shown in that phase's terms: its name and its leader, over its evidence (`lat
 from __future__ import annotations
 
 import math
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,7 +31,7 @@ from isolate.report.verification import summary
 from isolate.search.model import Observation, Problem, Settings, Verdict
 from isolate.search.posterior import Answer
 from isolate.search.decide import decide, leading
-from isolate.words import counted, noun, probability, quoted, seconds as duration
+from isolate.words import counted, noun, on_test, probability, seconds as duration
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ def status(hunt: Hunt) -> Status:
         state = f"running (pid {found.pid}{'' if found.here else ' on ' + found.host})"
     elif found is not None:
         state = (f"stopped: pid {found.pid or '?'} died mid-hunt; resume with"
-                 f" {quoted('isolate bisect ' + shlex.quote(hunt.victim))}")
+                 f" {on_test('isolate bisect', hunt.victim)}")
     elif verdict is not None:
         state = f"done: {verdict['verdict']}"
     elif entries:
