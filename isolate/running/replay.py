@@ -42,12 +42,14 @@ class Recorded:
     """The failure a run must reproduce: its signature, and where that came from.
 
     ``crash`` means the recorded text was empty (the worker died mid-test): then a crash
-    reproduces it, and so does any failure.
+    reproduces it, and so does any failure. ``hunt_any_failure``: the list lies in a hunt
+    directory whose hunt was told ``--any-failure``, so any failure counts here as it did there.
     """
 
     signature: str | None = None
     source: str | None = None
     crash: bool = False
+    hunt_any_failure: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,13 @@ class ReplayResult:
 def recorded_failure(list_path: Path, signature_from: Path | None) -> Recorded:
     """The recorded failure: ``--signature-from`` or the hunt directory's ``failure.txt``."""
     path = signature_from
+    hunt_dir = list_path.resolve().parent
+    in_hunt = hunt_dir.parent.name == HUNTS
+    hunt_any = signature_from is None and in_hunt and _hunt_counts_any_failure(hunt_dir)
+    if path is None and in_hunt and (hunt_dir / FAILURE_FILE).is_file():
+        path = hunt_dir / FAILURE_FILE
     if path is None:
-        hunt_dir = list_path.resolve().parent
-        candidate = hunt_dir / FAILURE_FILE
-        if hunt_dir.parent.name == HUNTS and candidate.is_file():
-            path = candidate
-    if path is None:
-        return Recorded()
+        return Recorded(hunt_any_failure=hunt_any)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -93,7 +95,18 @@ def recorded_failure(list_path: Path, signature_from: Path | None) -> Recorded:
         raise UserError(f"{path} is not a text file; fix: pass the recorded traceback text")
     text = data.decode("utf-8", "replace")
     signature = signature_from_traceback(text)
-    return Recorded(signature, str(path), crash=not text.strip())
+    return Recorded(signature, str(path), crash=not text.strip(), hunt_any_failure=hunt_any)
+
+
+def _hunt_counts_any_failure(hunt_dir: Path) -> bool:
+    """Whether the hunt in `hunt_dir` counts any failure of its victim (`bisect --any-failure`):
+    its reproducer and steps failed that way, so `verify` counts them so, and replay must agree.
+    An unreadable hunt.json reads as no (the commands that own it name the damage)."""
+    try:
+        settings = json.loads((hunt_dir / "hunt.json").read_text(encoding="utf8"))
+        return settings.get("search", {}).get("any_failure") is True
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def replay(
@@ -154,7 +167,8 @@ def replay(
     stopped = ""
     with _sigterm_interrupts(), Runner(
         project, mode=mode, timeout=timeout, expected_signature=recorded.signature,
-        any_failure=any_failure, count_crashes=recorded.crash, discover_all=discover_all,
+        any_failure=any_failure or recorded.hunt_any_failure, count_crashes=recorded.crash,
+        discover_all=discover_all,
         scheduler=scheduler,
     ) as runner:
         jobs = jobs or runner.capacity((*ids, target)) or len(os.sched_getaffinity(0))
@@ -174,7 +188,7 @@ def replay(
     errors = [o for o in finished if o.kind == ERROR]
     if errors:
         raise UserError(errors[0].message)
-    return ReplayResult(list_path, target, len(ids), mode, jobs, recorded, any_failure,
+    return ReplayResult(list_path, target, len(ids), mode, jobs, recorded, any_failure or recorded.hunt_any_failure,
                         tuple(finished), interrupted, time.monotonic() - start, stopped)
 
 
@@ -271,6 +285,9 @@ def format_text(result: ReplayResult) -> str:
         lines.append(f"recorded failure: {shown}  [{result.recorded.source}]")
     elif not result.any_failure:
         lines.append("recorded failure: none given, so any failure of the target counts")
+    if result.recorded.hunt_any_failure:
+        lines.append("any failure of the target counts, as in the list's hunt (bisect --any-failure); to count"
+                     " only the recorded one, pass --signature-from FILE")
     for signature, count in _signatures(result).items():
         lines.append(f"  {count:>6} x {signature}")
     lines.extend(f"  {message}" for message in _messages(result)[:5])

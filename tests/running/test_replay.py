@@ -81,6 +81,23 @@ def test_signature_from_target_and_any_failure(tmp_path: Path) -> None:
     assert proc.returncode == 0 and json.loads(proc.stdout)["target"] == OTHER
 
 
+def test_a_list_of_an_any_failure_hunt_counts_any_failure_as_its_hunt_and_verify_do(tmp_path: Path) -> None:
+    suite = copy_suite("deterministic_polluter", tmp_path)
+    hunt = suite / ".isolate" / "victim-hunt"
+    hunt.mkdir(parents=True)
+    other_failure = ('Traceback (most recent call last):\n  File "x.py", line 1, in test_header_uses_default_currency\n'
+                     "KeyError: 'currency'\n")
+    (hunt / "failure.txt").write_text(other_failure)
+    (hunt / "hunt.json").write_text(json.dumps({"victim": VICTIM, "search": {"any_failure": True}}))
+    reproducer = write_list(hunt / "reproducer.txt", POLLUTER, VICTIM)
+    proc = isolate(suite, "replay", str(reproducer))
+    assert proc.returncode == 1 and "reproduced 1/1" in proc.stdout, proc.stdout + proc.stderr
+    assert "any failure of the target counts, as in the list's hunt (bisect --any-failure)" in proc.stdout
+    (tmp_path / "recorded.txt").write_text(other_failure)
+    proc = isolate(suite, "replay", str(reproducer), "--signature-from", str(tmp_path / "recorded.txt"), "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["reproduced"] == 0, proc.stdout  # the recorded way only
+
+
 def test_recorded_crash_counts_crashes(tmp_path: Path) -> None:
     suite = copy_suite("crashing_worker", tmp_path)
     hunt = suite / ".isolate" / "h"
