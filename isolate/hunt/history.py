@@ -275,6 +275,17 @@ def stored_rate(hunt: Hunt) -> tuple[int, int]:
     return 1 + sum(outcomes), 1 + len(outcomes)
 
 
+def failed_since(hunt: Hunt, when: float) -> list[str]:
+    """The stored runs in which the victim started after `when` (epoch seconds) and failed as the
+    search counts a failure: kept in `history.jsonl`, or in the repository and not read yet (from
+    the hunt's --history-since on). After `verify` said fixed, the fix did not hold there. A run
+    whose stream has no timestamps cannot be placed, and is left out. Writes nothing."""
+    since = hunt.settings.get("search", {}).get("history_since")
+    new = unread(hunt, repository_of(hunt), [], since if isinstance(since, str) else None).new
+    judge = judged(hunt)
+    return [past.source for past in read_history(hunt) + new if past.at is not None and past.at > when and judge(past)]
+
+
 def judged(hunt: Hunt) -> Callable[[Past], bool | None]:
     """How the search reads a stored run of the victim: True when it failed the recorded way (any
     way, with --any-failure or no recorded failure), False when it passed, None when neither

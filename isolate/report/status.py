@@ -7,6 +7,7 @@ is shown in that phase's terms: its name and its leader, over its evidence (`lat
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -16,6 +17,7 @@ from isolate.errors import UserError
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.evidence import Evidence, evidence, notes, without_hangs
 from isolate.hunt.forkcheck import mode_text
+from isolate.hunt.history import failed_since
 from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.lock import holder
 from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
@@ -302,7 +304,17 @@ def verified_text(hunt: Hunt, warnings: list[str] | None = None) -> str:
     """The latest `isolate verify` of the hunt in one line; "" when it was never verified. A
     `warnings` list is told of verify.jsonl's lines that cannot be read (QA: only verify said so)."""
     found = latest(hunt, (lambda line: None) if warnings is None else warnings.append)
-    return summary(*found) if found is not None else ""
+    if found is None:
+        return ""
+    verification, at = found
+    text = summary(verification, at)
+    if verification.verdict == "fixed" and at:  # QA: "fixed" stayed after stored runs failed again
+        since = failed_since(hunt, dt.datetime.fromisoformat(at).timestamp())
+        if since:
+            shown = ", ".join(since[:3]) + (f" and {len(since) - 3} more" if len(since) > 3 else "")
+            text += (f"; but the victim failed the recorded way since, in stored {shown}: the fix does not hold"
+                     f" there (check again: {on_test('isolate verify', hunt.victim)})")
+    return text
 
 
 def _time_left(hunt: Hunt, entries: list[Entry], top: tuple[Answer, ...], confidence: float, n: int,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_user_error, env, isolate, recording, tool, wait_for_lines
+from conftest import assert_user_error, env, isolate, recording, stestr_run, tool, wait_for_lines
 from isolate.hunt.store import hunt_name
 from test_loop import finished
 
@@ -99,6 +99,23 @@ def test_still_fails_then_fixed(tmp_path: Path) -> None:
     assert other.returncode == 1, other.stderr
     assert other.stdout.startswith("inconclusive: ") and "3 fail" in other.stdout, other.stdout
     assert f"attempt {4 if n3 <= n else 3}" in other.stdout  # a new attempt each time one concluded
+
+
+def test_status_says_when_a_stored_run_failed_again_after_verify_said_fixed(tmp_path: Path) -> None:
+    suite, hunt = hunted(tmp_path)
+    test = suite / "reportgen" / "tests" / "core" / "test_config.py"
+    unfixed = test.read_text()
+    fix(suite)
+    assert isolate(suite, "verify", VICTIM, "--jobs", "2").returncode == 0
+    assert stestr_run(suite, "--serial").returncode == 0  # the fix holds in this stored run
+    shown = isolate(suite, "status").stdout
+    assert "  verified: fixed: 0/" in shown and "failed the recorded way since" not in shown, shown
+    test.write_text(unfixed)  # QA: "verified: fixed" stayed after stored runs failed again
+    stestr_run(suite, "--serial")
+    run = max(int(p.name) for p in (suite / ".stestr").iterdir() if p.name.isdigit())
+    shown = isolate(suite, "status").stdout
+    assert (f"; but the victim failed the recorded way since, in stored run {run}: the fix does not hold there"
+            f" (check again: 'isolate verify {VICTIM}')") in shown, shown
 
 
 def test_ctrl_c_then_the_same_command_continues_the_count(tmp_path: Path) -> None:
