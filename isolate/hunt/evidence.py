@@ -8,7 +8,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import shlex
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.files import read_text, reject_non_finite
@@ -17,7 +19,7 @@ from isolate.hunt.journal import Entry, Position, journal_since, judged_for
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of, repeats_from
 from isolate.running.judge import IMPORT
 from isolate.search.model import Observation, Problem, carry_over, without
-from isolate.words import counted
+from isolate.words import counted, quoted
 
 STARTUP_GUESS = 0.5  # seconds per run before the journal has measured it
 HANGS_TO_DROP = 2  # timeouts while a predecessor ran, after which it is left out of every list
@@ -55,6 +57,7 @@ class Evidence:
     crashes: dict[str, int] = field(default_factory=dict)  # runs whose process died while a test ran, by that test
     checked: bool = False  # whether the fork check had agreed when the journal was read (its runs counted)
     ended: dict[str, int] = field(default_factory=dict)  # runs whose process ended between tests, by the last one
+    other_steps: dict[str, tuple[int, ...]] = field(default_factory=dict)  # the steps whose lists showed each of other_failures
 
     @property
     def own(self) -> list[Observation]:
@@ -115,6 +118,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     ended = dict(previous.ended)
     unmatched: dict[int, int] = {}  # step -> journal entries that match no step file
     other = dict(previous.other_failures)
+    other_steps = {signature: set(numbers) for signature, numbers in previous.other_steps.items()}
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
     repeat = repeat_of(hunt)
@@ -147,6 +151,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             ended[entry.after] = ended.get(entry.after, 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
+            other_steps.setdefault(entry.signature or "?", set()).add(entry.step)
         ids = steps.get(entry.step)
         if ids is None or not ids or ids[-1] != problem.victim or ids[:len(previous.prefix)] != previous.prefix:
             unmatched[entry.step] = unmatched.get(entry.step, 0) + 1
@@ -169,7 +174,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     return Evidence(replace(problem, startup=startup), tuple(observations), ignored, tuple(warnings),
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
                     tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early,
-                    crashes, checked or previous.checked, ended)
+                    crashes, checked or previous.checked, ended,
+                    {signature: tuple(sorted(numbers)) for signature, numbers in other_steps.items()})
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:
@@ -288,16 +294,25 @@ def _left_out(ev: Evidence, test: str) -> str:
             f" {counted(ev.ended.get(test, 0), 'run')} and no run holding it finished")
 
 
-def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int = 1) -> tuple[str, ...]:
+def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int = 1,
+          where: Path | None = None) -> tuple[str, ...]:
     """What the runs that are no evidence either way tell the user (`jobs`: runs at once, which
-    share what lies outside their folders, such as a fixed port)."""
+    share what lies outside their folders, such as a fixed port; `where`: the hunt's folder, whose
+    step files the note names)."""
     notes = tuple(f"left out: {_left_out(ev, t)}; it is in no list after that" for t in dropped)
     another = sum(ev.other_failures.values())
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:
         common = max(ev.other_failures, key=lambda s: ev.other_failures[s])
-        notes += (f"the victim failed {another} times another way ({common}), {counted(reproduced, 'time')} the"
-                  " recorded way; if it is the same failure, run again with --any-failure"
+        lists = ev.other_steps.get(common, ())
+        shown = ""
+        if lists and where is not None:  # QA: which lists showed it, to see it again (digits only: said once)
+            step = where / f"step-{lists[0]:03d}.txt"
+            step = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
+            shown = (f" (lists that showed it: {len(lists)}, the first {step.name}; see it with"
+                     f" {quoted(f'isolate replay {shlex.quote(str(step))} --times 3')})")
+        notes += (f"the victim failed {another} times another way ({common}){shown}, {counted(reproduced, 'time')}"
+                  " the recorded way; if it is the same failure, run again with --any-failure"
                   + ("; if it comes from runs at once sharing something (a fixed port, a file outside the"
                      " project), run with --jobs 1" if jobs > 1 else ""),)
     return notes

@@ -302,7 +302,7 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
                 told.add(warning)
                 display.warn(warning)
         problem, observations, dropped = without_hangs(ev, merged.get("timeout"))
-        said = notes(ev, dropped, bool(merged["any_failure"]), jobs)
+        said = notes(ev, dropped, bool(merged["any_failure"]), jobs, hunt.path)
         for note in said:
             shape = re.sub(r"\d+", "#", note)  # said once: not again each time its counts grow
             if shape not in told:

@@ -108,7 +108,7 @@ def status(hunt: Hunt) -> Status:
     if later is not None:  # the polluter search decided: the phase after it, in its own words
         leader, left = later.leader, later.left
     fails = sum(1 for e in entries if e.reproduced)
-    said = stopped + notes(ev, dropped, bool(search.get("any_failure")))
+    said = stopped + notes(ev, dropped, bool(search.get("any_failure")), where=hunt.path)
     unread: list[str] = []
     verified = verified_text(hunt, unread)
     return Status(hunt, state, candidates, leader, len(entries), fails, seconds, left, said, hunt_findings(hunt, observations),

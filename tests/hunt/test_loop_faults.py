@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import textwrap
@@ -198,6 +199,10 @@ def test_every_second_counts_against_the_budget_and_another_failure_points_to_an
     assert "failed" in said and "another way" in said and "--any-failure" in said
     # said once on the way, not again at every step as its counts grow
     assert proc.stderr.count("times another way") == 1, proc.stderr
+    # which lists showed it, and the command that shows it again (QA: the note named none)
+    shown = re.search(r"\(lists that showed it: \d+, the first (step-\d{3}\.txt); see it with"
+                      r" 'isolate replay (\S+) --times 3'\)", proc.stderr)
+    assert shown and shown[2].endswith(shown[1]) and (suite / shown[2]).is_file(), proc.stderr
     # runs at once share what lies outside their folders (a fixed port): the way out is said too
     assert ("run with --jobs 1" in proc.stderr) == (jobs == "2"), proc.stderr
     status = isolate(suite, "status", VICTIM).stdout
