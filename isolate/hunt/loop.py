@@ -26,7 +26,7 @@ from isolate.hunt.history import gather, repository_of
 from isolate.hunt.journal import read_journal
 from isolate.hunt.lock import Lock, holder
 from isolate.hunt.repeatcheck import (RepeatsOff, ahead_ends, auto_start, executing, held, hunt_findings,
-                                      repeat_text, repeating, repeats_of, start_check, watch)
+                                      repeat_lines, repeating, start_check, watch)
 from isolate.hunt.runs import run_journaled
 from isolate.hunt.cleaners import cleaner_evidence, targets
 from isolate.hunt.cleaners import hints as cleaner_hints
@@ -253,8 +253,8 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
     problem, observations, ev, said, answer = searched
     history = ((f"counted {counted(ev.history[0], 'earlier run')} from stored history ({ev.history[1]} failed the"
                 " recorded way); --no-history leaves them out"),) if ev.history[0] else ()
-    repeats = (f"repeats: {repeat_text(hunt)}",) if repeats_of(hunt) is not None else ()
-    answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",) + repeats)
+    answer = replace(answer, evidence=answer.evidence + history + said + (f"mode: {mode_text(hunt)}",)
+                     + repeat_lines(hunt))
     if seed is not None:
         # the setter phase's verdict counts this phase's runs too, but the victim alone's once
         shared = sum(o.count for o in ev.own if not o.included)

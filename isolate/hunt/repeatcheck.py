@@ -304,19 +304,23 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, figure: str, runs
                f" alone: {first}/{len(alone)} on the first")
     if state == OFF and why is None:
         why = f"later executions fail more often than the first ({figure}): the victim changes its own odds"
+    # the decision, and what it was checked on: one line each where people read them (QA: 600
+    # characters in one line), whole in `summary` for scripts
     if state == OFF:
-        summary = f"off: {why}; every run counts by its first execution ({tallied})"
-    elif used < k:
-        summary = (f"{used} execution{'s' if used > 1 else ''} per run, not {k}: the victim alone would fail"
-                   f" more than {Q_MAX:g} of"
-                   f" {k}-fold runs, leaving a polluter no room to double the rate (checked: {tallied};"
-                   f" {figure})")
+        decision, checked = f"off: {why}; every run counts by its first execution", tallied
+        summary = f"{decision} ({checked})"
     else:
-        summary = f"{k} executions per run (checked: {tallied}; {figure})"
-    data = {"repeat": k, "used": used, "state": state, "summary": summary, "test": figure,
+        decision = f"{k} executions per run" if used == k else (
+            f"{used} execution{'s' if used > 1 else ''} per run, not {k}: the victim alone would fail more than"
+            f" {Q_MAX:g} of {k}-fold runs, leaving a polluter no room to double the rate")
+        checked = f"{tallied}; {figure}"
+        summary = f"{decision} (checked: {checked})"
+    data = {"repeat": k, "used": used, "state": state, "summary": summary, "decision": decision,
+            "checked": checked, "test": figure,
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")}
     write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")
-    display.info(f"repeats: {summary}")
+    display.info(f"repeats: {decision}")
+    display.info(f"repeats checked on: {checked}")
     set_repeat(runner, used)
 
 
@@ -357,21 +361,42 @@ def executing(runner: Any, k: int) -> Iterator[None]:
         set_repeat(runner, before)
 
 
+def repeat_checked(hunt: Hunt) -> str:
+    """What the repeat check decided on (its runs' tally and the test's figure), or "" before it
+    ran: the line under `repeat_text`'s."""
+    decision = read_repeat_check(hunt)
+    return str(decision.get("checked", "")) if decision is not None else ""
+
+
+def repeat_lines(hunt: Hunt, indent: str = "") -> tuple[str, ...]:
+    """`repeats: …` and, once checked, `repeats checked on: …`, as the verdict, status and log show
+    them (none when the runs execute the victim once)."""
+    if repeats_of(hunt) is None:
+        return ()
+    auto = read_repeat_auto(hunt)
+    if auto is not None and "stopped" in auto:  # the same words as repeat_text's, the reason on a line of its own
+        return (f"{indent}repeats: {auto['repeat']} executions per run from the first one, counted by the first;"
+                f" stopped after {auto['stopped']} runs",
+                f"{indent}repeats stopped as: {auto['why']}")
+    checked = repeat_checked(hunt)
+    return (f"{indent}repeats: {repeat_text(hunt)}",) + ((f"{indent}repeats checked on: {checked}",) if checked else ())
+
+
 def repeats_of(hunt: Hunt) -> dict[str, Any] | None:
     """The verdict JSON's `repeats` (None when the runs executed the victim once): executions
     asked and used per run, whether they started by themselves (`auto`) and from the first run
-    (`ahead`), whether the check turned them off, and its summary."""
+    (`ahead`), whether the check turned them off, its summary and what it checked (None before it ran)."""
     k = repeat_asked(hunt)
     auto = read_repeat_auto(hunt)
     if auto is not None and "stopped" in auto:
         return {"asked": auto["repeat"], "auto": True, "ahead": True, "used": 1, "state": "off",
-                "summary": repeat_text(hunt)}
+                "summary": repeat_text(hunt), "checked": repeat_checked(hunt) or None}
     if k < 2:
         return None
     decision = read_repeat_check(hunt)
     return {"asked": k, "auto": auto is not None, "ahead": auto is not None and bool(auto.get("ahead")),
             "used": repeat_of(hunt), "state": None if decision is None else decision["state"],
-            "summary": repeat_text(hunt)}
+            "summary": repeat_text(hunt), "checked": repeat_checked(hunt) or None}
 
 
 def _single_runs(auto: dict[str, Any]) -> str:
@@ -396,8 +421,8 @@ def repeat_text(hunt: Hunt) -> str:
                  if decision is None else "from the first run, each counted by its first execution until the check; then ")
     else:
         since = "" if auto is None else f"started by themselves after {_single_runs(auto)}; "
-    if decision is not None:
-        return since + str(decision["summary"])
+    if decision is not None:  # (a file of before `decision` was kept has the summary only)
+        return since + str(decision.get("decision", decision["summary"]))
     if ahead_waiting(hunt):
         return f"{k} executions per run, counted by the first until repeats are worth checking"
     return f"{k} executions per run ({since or '--repeat-victim; '}the check has not run yet)"

@@ -20,7 +20,7 @@ from isolate.hunt.forkcheck import mode_text
 from isolate.hunt.history import failed_since
 from isolate.hunt.journal import Entry, judged_for, read_journal
 from isolate.hunt.lock import holder
-from isolate.hunt.repeatcheck import hunt_findings, repeat_text, repeats_of
+from isolate.hunt.repeatcheck import hunt_findings, repeat_lines
 from isolate.hunt.scan import merged as merged_scan
 from isolate.hunt.scan import scan_evidence
 from isolate.hunt.setters import setter_evidence
@@ -374,8 +374,7 @@ def format_status(items: list[Status]) -> str:
             out.append(f"  verified: {s.verified}")
         if s.mode:
             out.append(f"  mode: {s.mode}")
-        if repeats_of(s.hunt) is not None:
-            out.append(f"  repeats: {repeat_text(s.hunt)}")
+        out.extend(repeat_lines(s.hunt, "  "))
         out.extend(f"  note: {note}" for note in s.notes)
         out.extend(f"  warning: {warning}" for warning in s.warnings)
         out.append(f"  time left: {s.left}")
@@ -478,8 +477,7 @@ def log_lines(hunt: Hunt) -> list[str]:
                      f" {g.runs:>3} {noun(g.runs, 'run')}, {g.fails:>3} reproduced{note}  {g.reason}".rstrip())
     said = hunt_findings(hunt, ev.observations) if entries else ()
     lines.append(f"mode: {mode_text(hunt)}")
-    if repeats_of(hunt) is not None:
-        lines.append(f"repeats: {repeat_text(hunt)}")
+    lines.extend(repeat_lines(hunt))
     lines.extend(f"finding: {f}" for f in said)
     verdict = read_verdict(hunt)
     if verdict:

@@ -249,7 +249,7 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
         assert all(len(json.loads(line)["executions"]) > 1
                    for line in (hunt / "journal.jsonl").read_text().splitlines()), "a run executed the victim once"
         assert "  repeats: from the first run, each counted by its first execution until the check; then 10" \
-            " executions per run (checked: " in status.stdout, status.stdout
+            " executions per run\n  repeats checked on: " in status.stdout, status.stdout
         return
     # the status says how the single runs before repeats went, as repeat-auto.json does
     seen = auto["why"].split(":")[0]

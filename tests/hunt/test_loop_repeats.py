@@ -137,8 +137,12 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
     # the counts say what they count: runs by their first execution, executions after it
     assert re.search(r"runs of up to 24 executions: \d+ reproduced on their first execution, and \d+ later"
                      r" executions reproduced it; alone: \d+/\d+ on the first", check["summary"]), check
+    # the decision and what it was decided on, a line each where people read them (QA: 600 characters in one)
+    assert check["summary"] == f"{check['decision']} (checked: {check['checked']})", check
     assert verdict["repeats"] == {"asked": 24, "auto": False, "ahead": False, "used": check["used"], "state": "on",
-                                  "summary": check["summary"]}, verdict["repeats"]
+                                  "summary": check["decision"], "checked": check["checked"]}, verdict["repeats"]
+    said = "\n".join(verdict["evidence"])
+    assert f"\nrepeats: {check['decision']}\nrepeats checked on: {check['checked']}" in said, said
     # the search's runs execute the victim `used` times; a held verdict's runs of it alone as asked
     # (isolate.search.repeats.stance: more of them tell the check), judged on their first `used`
     queries = [json.loads(line) for line in (hunt_dir(suite) / "queries.jsonl").read_text().splitlines()]
@@ -276,7 +280,9 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     assert verdict["verdict"] == "fails-alone" and verdict["runs"] == len(journal(suite)), verdict
     assert (verdict["repeats"]["ahead"], verdict["repeats"]["state"]) == (True, "on"), verdict["repeats"]
     assert verdict["repeats"]["summary"].startswith("from the first run, each counted by its first execution until the"
-                                                    f" check; then {AUTO_K} executions per run (checked: "), verdict
+                                                    f" check; then {AUTO_K} executions per run"), verdict
+    assert verdict["repeats"]["checked"] == check["checked"], verdict["repeats"]
+    assert re.match(rf"\d+ runs of up to {AUTO_K} executions: ", check["checked"]), check
 
     other = recording("deterministic_polluter", tmp_path / "other", DP_VICTIM)  # one stestr run, extracted
     proc = isolate(other, "bisect", DP_VICTIM, "--json", FORK, "--jobs", "2")
@@ -286,12 +292,13 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
     assert ALIKE_RUNS <= k_fold < len(made) and set(made[:k_fold]) == {AUTO_K}, made
     repeats = json.loads(proc.stdout)["repeats"]
     assert (repeats["asked"], repeats["used"], repeats["ahead"], repeats["state"]) == (AUTO_K, 1, True, "off"), repeats
-    assert f"repeats: {repeats['summary']}" in json.loads(proc.stdout)["evidence"]
+    said = json.loads(proc.stdout)["evidence"]
     checked = hunt_dir(other) / "repeat-check.json"
     if checked.exists():  # the first wave's prefixes missed the polluter and passed: the check started
         # (isolate.search.repeats.automatic), then the runs failing together, nothing flaky, stopped it
         check = json.loads(checked.read_text())
         assert (check["state"], check["used"]) == ("off", 1) and "on all its executions" in check["summary"], check
+        assert f"repeats: {repeats['summary']}" in said and f"repeats checked on: {check['checked']}" in said, said
     else:  # every run that reproduced held the polluter, which never passed: the extra executions
         # stop (no check, nothing turned off: repeats would start by themselves if the hunt turned flaky)
         auto = json.loads((hunt_dir(other) / "repeat-auto.json").read_text())
@@ -299,6 +306,9 @@ def test_repeats_run_ahead_from_the_first_run_on_two_workers(tmp_path: Path) -> 
         assert "each holding a test that never passed" in auto["why"] and f"from run {k_fold + 1} on" in auto["why"]
         assert repeats["summary"].startswith(f"{AUTO_K} executions per run from the first one, counted by the first;"
                                              f" stopped after {k_fold} runs: every one of"), repeats
+        # the reason on a line of its own where people read it (QA: lines of 600 characters)
+        assert said[-2:] == [f"repeats: {AUTO_K} executions per run from the first one, counted by the first; stopped"
+                             f" after {k_fold} runs", f"repeats stopped as: {auto['why']}"], said
     # single runs from there, but the stop check's runs of the rest: they execute the victim again
     # (judged on the first), a flaky cause beside the deterministic one would show in a later one
     assert_single_but_the_check(other, k_fold, DP_CULPRIT, DP_VICTIM)
