@@ -151,12 +151,15 @@ class TestIndex:
         for test_id in ids:
             if test_id not in self.cases:
                 self._load_module_of(test_id)
+                self._scenario(test_id)
         missing = [i for i in ids if i not in self.cases]
         if missing:
             self._load_package_tests(missing)
             missing = [i for i in ids if i not in self.cases]
         if missing:
             self.discover_all()
+            for test_id in missing:
+                self._scenario(test_id)
             missing = [i for i in ids if i not in self.cases]
         if missing:
             errors = "\n".join(str(e) for e in self.loader.errors)
@@ -195,6 +198,28 @@ class TestIndex:
     def _index(self, suite: unittest.TestSuite | unittest.TestCase) -> None:
         for case in flatten(suite):
             self.cases.setdefault(case.id(), case)
+
+    def _scenario(self, test_id: str) -> None:
+        """``Class.test_x(name)`` of a testscenarios ``WithScenarios`` case: discovery finds only
+        ``Class.test_x``, which runs every scenario when run, and a run reports each as
+        ``test_x(name)``. Indexes the one scenario, as testscenarios builds it (a copy of the case
+        with the scenario's id and attributes, and no scenarios of its own)."""
+        if test_id in self.cases or not test_id.endswith(")") or "(" not in test_id:
+            return
+        base, name = test_id[:-1].split("(", 1)
+        case = self.cases.get(base)
+        scenarios = getattr(case, "scenarios", None)
+        if case is None or not isinstance(scenarios, (list, tuple)):
+            return
+        for scenario in scenarios:
+            if isinstance(scenario, tuple) and len(scenario) == 2 and scenario[0] == name:
+                clone = copy.copy(case)
+                setattr(clone, "id", lambda: test_id)
+                for key, value in dict(scenario[1]).items():
+                    setattr(clone, key, value)
+                setattr(clone, "scenarios", None)
+                self.cases[test_id] = clone
+                return
 
     def _load_module_of(self, test_id: str) -> None:
         base = _strip_params(test_id)
