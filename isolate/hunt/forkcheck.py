@@ -41,6 +41,7 @@ import itertools
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -263,8 +264,8 @@ class AutoRunner:
         """Run the check when it is due (the hunt's own phase, enough fresh evidence); True if
         it ran, so the caller reads the evidence again. It is put off (to a later session) when
         its runs would not fit in --max-runs."""
-        if not self.pending or ev.phase is not None or ev.prefix:
-            return False
+        if not self.pending or ev.phase is not None or ev.prefix or (deadline is not None and time.monotonic() >= deadline):
+            return False  # (out of time: a later session checks)
         fresh = ev.own
         if len(fresh) < check_after(self.fresh.project.kind) or not any(o.failed for o in fresh):
             return False  # "the same outcomes" needs the recorded failure among them
@@ -289,6 +290,16 @@ class AutoRunner:
             raise  # nothing was learnt: the check runs again once the hunt resumes
         except UserError as why:
             return self._decide(False, f"fresh (fork check failed: {why})", tallies, {})
+        if deadline is not None and time.monotonic() >= deadline and settled(tallies) is None \
+                and any(t.fork[0] < FORK_RUNS for t in tallies):
+            # the time budget cut the check short while its runs left could still decide either way
+            # (QA: 1 fork run against 12 fresh "agreed", for good): decided by a later session, which
+            # keeps these runs (earlier_fork_runs)
+            self.pending = True
+            made = sum(t.fork[0] for t in tallies)
+            self.display.info(f"fork check: cut short by the time budget after {counted(made, 'fork run')}, before"
+                              " it could decide; the hunt stays fresh, and a resumed hunt finishes the check")
+            return True
         agree, summary, ps = judge(tallies)
         return self._decide(agree, summary, tallies, ps)
 

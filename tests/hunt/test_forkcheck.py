@@ -262,6 +262,41 @@ def test_a_check_cut_short_keeps_its_fork_runs_when_the_hunt_resumes(tmp_path: P
     assert verdict["runs"] == len(journal(suite, victim)) == sum(verdict["runs_by_mode"].values()), verdict
 
 
+SLOW_IN_FORKS = """\
+        import os, time
+        if "ISOLATE_RUN" not in os.environ and os.path.exists(os.environ.get("SLOW_MARK", "/nonexistent")):
+            time.sleep(1.0)  # a fork run (fresh runs carry the mark): the check takes longer than the budget
+"""
+
+
+def test_a_check_the_time_budget_cuts_short_decides_nothing_and_a_resumed_hunt_finishes_it(tmp_path: Path) -> None:
+    """QA: a --time-budget that ended the check after 1 fork run against 12 fresh ones decided "fork"
+    for good (no outcome can fail a check on so few runs) and every later session ran forked."""
+    name, victim, culprits = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    test = suite / "reportgen" / "tests" / "core" / "test_report.py"
+    head = "    def test_header_uses_default_currency(self):\n"
+    assert test.read_text().count(head) == 1
+    test.write_text(test.read_text().replace(head, head + SLOW_IN_FORKS))
+    mark = tmp_path / "slow"
+    mark.touch()
+    first = isolate(suite, "bisect", victim, "--time-budget", "5s", "--jobs", "1", SLOW_MARK=str(mark))
+    [hunt] = (suite / ".isolate").glob("*/")
+    checks = [e for e in journal(suite, victim) if e.phase == "fork-check"]
+    assert checks and "fork check: cut short by the time budget after" in first.stderr, first.stderr
+    assert not (hunt / "fork-check.json").exists() and "mode: fork" not in first.stderr, first.stderr
+    assert "the fork check has made" in isolate(suite, "status").stdout  # not decided yet
+    mark.unlink()
+    resumed = isolate(suite, "bisect", victim, "--time-budget", "10m")  # (the budget is stored, and spent)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({len(checks)} fork run{'s' * (len(checks) > 1)} of an earlier session kept)" in resumed.stderr, \
+        resumed.stderr
+    decision = json.loads((hunt / "fork-check.json").read_text())
+    made = [e for e in journal(suite, victim) if e.phase == "fork-check"]
+    assert sum(entry["fork"][0] for entry in decision["lists"]) == len(made) > len(checks), decision
+    assert json.loads((hunt / "verdict.json").read_text())["culprits"] == culprits
+
+
 def test_earlier_fork_runs_count_once_and_at_most_fork_runs_a_list() -> None:
     entries = [Entry(0, "fail", True, 0.1, phase="fork-check", mode="fork"),
                Entry(0, "crash", False, 0.1, phase="fork-check", mode="fork"),
