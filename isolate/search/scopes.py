@@ -54,3 +54,9 @@ def module_of(test_id: str) -> str | None:
         return base.split("::")[0]
     parts = base.split(".")
     return ".".join(parts[:-2]) if len(parts) >= 3 else None
+
+
+def nearest_scope(test_id: str) -> str | None:
+    """The smallest scope around a test that can pollute as a whole: its class, or for a pytest
+    function outside any class its file (a module-scoped fixture, import-time state)."""
+    return class_of(test_id) or (module_of(test_id) if "::" in test_id else None)

@@ -12,7 +12,7 @@ import pytest
 
 from isolate.search.decide import decide, leading
 from isolate.search.model import Observation, Problem, Query, Settings, Verdict, run_cost, runs_for, without
-from isolate.search.scopes import class_of, module_of
+from isolate.search.scopes import class_of, module_of, nearest_scope
 import isolate.search.simulate as simulate
 from isolate.search.repeats import AUTO_K
 from isolate.search.simulate import (Cause, Suite, Truth, hunt, make_problem, repeat_trial, scenario, simulate_query,
@@ -77,6 +77,32 @@ def test_a_module_of_several_classes_is_one_cause_of_scope_module() -> None:
     (cause,) = v.causes
     assert cause.scope == "module" and frozenset(cause.tests) == s.truth.answer
     assert cause.name == module_of(s.problem.predecessors[cause.tests[0]])
+
+
+def pytest_suite(files: list[tuple[str, int]], causes: list[tuple[set[int], float]]) -> Suite:
+    """A simulated pytest suite: `files` of plain test functions (no classes), in order."""
+    names = tuple(f"tests/{name}.py::test_{name}_{k}" for name, count in files for k in range(count))
+    pb = Problem(names, "tests/test_victim.py::test_victim", tuple(0.1 for _ in names), 0.1, 1.0)
+    return Suite(pb, Truth(tuple(Cause(frozenset(c), p) for c, p in causes), 0.0,
+                           frozenset(i for c, _ in causes for i in c)))
+
+
+def test_a_pytest_file_of_functions_whose_every_test_pollutes_is_one_cause_of_scope_module() -> None:
+    """QA (cachetools): a module-scoped fixture leaking through a file's three test functions was
+    named as three causes found one by one; a function has no class, so its file is the scope
+    whose other tests are probed together, and it is reported as one cause of scope module."""
+    files = [("test_a", 9), ("test_backend", 3), ("test_c", 10), ("test_d", 8)]
+    backend = {9, 10, 11}  # every test of test_backend.py
+    for seed in range(3):
+        s = pytest_suite(files, [({i}, 1.0) for i in backend])
+        v, history, _ = hunt(s, Settings(), random.Random(seed))
+        assert v.kind == "polluter" and set(v.culprits) == backend, v
+        (cause,) = v.causes
+        assert (cause.scope, cause.name, set(cause.tests)) == ("module", "tests/test_backend.py", backend), cause
+        assert cause.evidence[0].startswith("any test of tests/test_backend.py before it (3 tests; a module-scoped"
+                                            " fixture, setup_module or shared state of the module): fails "), cause
+        # after the first cause, the file's other tests together alone before the victim
+        assert any(o.included == frozenset(backend) - {first} for o in history for first in backend), history
 
 
 def test_mixed_rates_are_all_found_and_the_outcome_does_not_depend_on_jobs() -> None:
@@ -197,6 +223,8 @@ def test_threshold_posterior_finds_where_deterministic_lists_start_to_fail() -> 
 ])
 def test_scopes_read_class_and_module_from_the_id(test_id: str, cls: str | None, mod: str | None) -> None:
     assert class_of(test_id) == cls and module_of(test_id) == mod
+    # the smallest scope that pollutes as a whole: a pytest function outside a class has its file
+    assert nearest_scope(test_id) == (cls or (mod if "::" in test_id else None))
 
 
 def test_simulated_multi_scenarios_are_right_on_a_few_seeds() -> None:

@@ -50,7 +50,7 @@ from isolate.search.model import (
 )
 from isolate.search.posterior import Answer, Tally, lattice, none_evidence, partition, polluter_evidence
 from isolate.search.repeats import CHECK_RUNS
-from isolate.search.scopes import IMPORT, class_of, imported, module_of
+from isolate.search.scopes import IMPORT, class_of, imported, module_of, nearest_scope
 from isolate.search.stop import (
     STORED_WHY,
     End,
@@ -495,12 +495,16 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
     each new cause (that run would only fail again): one by one it goes on.
 
     A module with a whole class of causes (and other classes) may pollute through its import or
-    setUpModule: once the classes are done, its other tests are probed the same way."""
+    setUpModule: once the classes are done, its other tests are probed the same way. So is the
+    file of a pytest function that is a cause, which has no class (QA: a module-scoped fixture's
+    three tests were found one by one, as three causes)."""
     names = problem.predecessors
     classes = sorted({c for c in (class_of(i) for i in found_ids) if c is not None})
     left = {class_of(names[m]) for m in chain}
     whole = [c for c in classes if c not in left and sum(class_of(i) == c for i in found_ids) > 1]
-    modules = sorted({m for m in (module_of(i) for i in found_ids if class_of(i) in whole) if m is not None})
+    modules = sorted({m for m in (module_of(i) for i in found_ids if class_of(i) in whole) if m is not None}
+                     # a pytest function's nearest scope is its file (a module-scoped fixture, import-time state)
+                     | {m for m in (module_of(i) for i in found_ids if class_of(i) is None) if m is not None})
     lat = lattice(settings.rates)
     scopes = [("class", c, class_of) for c in classes] + [("module", m, module_of) for m in modules]
     together_probes: list[tuple[tuple[int, ...], str]] = []  # (the mates, the scope's name)
@@ -713,10 +717,10 @@ def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: 
 def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:
     """Prior weights along the chain: the other tests of a found cause's class share
     SCOPE_SHARE of the prior (setUpClass, class attributes: one class, several polluters)."""
-    classes = {class_of(i) for i in found_ids} - {None}
+    classes = {nearest_scope(i) for i in found_ids} - {None}
     if not classes:
         return None
-    mates = [class_of(problem.predecessors[i]) in classes for i in chain]
+    mates = [nearest_scope(problem.predecessors[i]) in classes for i in chain]
     c = sum(mates)
     if c == 0 or c == len(chain):
         return None
@@ -784,8 +788,9 @@ def _scope_groups(names: Sequence[str], found: Sequence[Found]) -> list[tuple[st
         for key, tests in members.items():
             if len(tests) < 2 or not all(i in singles for i in tests) or taken.intersection(tests):
                 continue
-            if scope == "module" and len({class_of(names[i]) for i in tests}) < 2:
-                continue  # one class: reported as the class
+            classes = {class_of(names[i]) for i in tests}
+            if scope == "module" and len(classes) < 2 and None not in classes:
+                continue  # one class: reported as the class (a pytest file's functions have none)
             groups.append((scope, key, tuple(tests)))
             taken.update(tests)
     return groups
@@ -892,8 +897,11 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     if all(problem.predecessors[i].startswith(IMPORT) for i in cause.tests):
         head = f"importing {cause.name} before it{only}: fails {af}/{ar}, {without}"
     elif cause.scope in ("class", "module"):
-        head = (f"any test of {cause.name} before it ({len(cause.tests)} tests; set{'UpClass' if cause.scope == 'class' else 'UpModule'}"
-                f" or shared state of the {cause.scope}): fails {af}/{ar} with one of them{only}, {without}")
+        pytest = "::" in problem.predecessors[cause.tests[0]]  # its fixtures of that scope, not setUpClass's
+        how = (f"a {cause.scope}-scoped fixture, setup_{cause.scope}" if pytest
+               else f"set{'UpClass' if cause.scope == 'class' else 'UpModule'}")
+        head = (f"any test of {cause.name} before it ({len(cause.tests)} tests; {how} or shared state of the"
+                f" {cause.scope}): fails {af}/{ar} with one of them{only}, {without}")
     else:
         head = f"fails {af}/{ar} with {label(problem, cause.tests)} before it{only}, {without}"
     lines = [head]
