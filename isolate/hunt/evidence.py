@@ -58,6 +58,7 @@ class Evidence:
     checked: bool = False  # whether the fork check had agreed when the journal was read (its runs counted)
     ended: dict[str, int] = field(default_factory=dict)  # runs whose process ended between tests, by the last one
     other_steps: dict[str, tuple[int, ...]] = field(default_factory=dict)  # the steps whose lists showed each of other_failures
+    past: int = 0  # runs that failed another way past the recorded failure's line, read as passes of it
 
     @property
     def own(self) -> list[Observation]:
@@ -119,6 +120,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     unmatched: dict[int, int] = {}  # step -> journal entries that match no step file
     other = dict(previous.other_failures)
     other_steps = {signature: set(numbers) for signature, numbers in previous.other_steps.items()}
+    past = previous.past
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
     repeat = repeat_of(hunt)
@@ -134,7 +136,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             continue  # single runs among K-fold ones a search cannot read: wall time only
         if number < single:  # a single run among K-fold ones, read as stored runs are
             ids = steps.get(entry.step)
-            if (entry.reproduced or entry.outcome == "pass") and ids and ids[-1] == problem.victim \
+            if (entry.reproduced or entry.outcome == "pass" or entry.past) and ids and ids[-1] == problem.victim \
                     and all(i in index for i in ids[:-1]):
                 observations.append(Observation(frozenset(index[i] for i in ids[:-1]), entry.reproduced,
                                                 entry.seconds, stored=True, here=True))
@@ -149,6 +151,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             crashes[entry.hung] = crashes.get(entry.hung, 0) + 1
         elif entry.outcome == "crash" and entry.after:
             ended[entry.after] = ended.get(entry.after, 0) + 1
+        elif entry.outcome == "fail" and entry.past and not entry.reproduced:
+            past += 1  # a pass of the recorded failure (below)
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
             other_steps.setdefault(entry.signature or "?", set()).add(entry.step)
@@ -161,7 +165,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             continue
         included = frozenset(index[i] for i in ids[:-1])
         overheads.append(entry.seconds - sum(problem.durations[i] for i in included) - problem.victim_duration)
-        if entry.reproduced or entry.outcome == "pass":
+        if entry.reproduced or entry.outcome == "pass" or entry.past:
             observations.append(Observation(included, entry.reproduced, entry.seconds, executions=len(every),
                                             reproductions=every.count("r")))
         else:
@@ -175,7 +179,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
                     tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early,
                     crashes, checked or previous.checked, ended,
-                    {signature: tuple(sorted(numbers)) for signature, numbers in other_steps.items()})
+                    {signature: tuple(sorted(numbers)) for signature, numbers in other_steps.items()}, past)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:
@@ -300,6 +304,10 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int =
     share what lies outside their folders, such as a fixed port; `where`: the hunt's folder, whose
     step files the note names)."""
     notes = tuple(f"left out: {_left_out(ev, t)}; it is in no list after that" for t in dropped)
+    if ev.past and not any_failure:
+        notes += (f"the victim failed another way at a later line than the recorded failure's, past the point"
+                  f" where that one fails, in {ev.past} of the runs: counted as passes of it (with --any-failure, as"
+                  " failures)",)
     another = sum(ev.other_failures.values())
     reproduced = sum(o.failed for o in ev.observations)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:

@@ -35,6 +35,7 @@ class Entry:
     mode: str | None = None  # "fork": run by the fork server; None: a fresh process (older entries too)
     executions: str | None = None  # the victim repeated in the run (--repeat-victim): each one's r/f/p
     after: str | None = None  # a crash between tests: the last test that finished before the process ended
+    past: bool | None = None  # True: a fail of another way past the recorded failure's line (running.judge): a pass of it
 
 
 def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
@@ -43,7 +44,8 @@ def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
     return Entry(step, outcome.kind, bool(outcome.reproduced), round(outcome.seconds, 4), outcome.signature,
                  dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"), outcome.hung,
                  None if outcome.executor == "local" else outcome.executor, phase,
-                 "fork" if mode == "fork" else None, outcome.executions or None, _ended_after(outcome))
+                 "fork" if mode == "fork" else None, outcome.executions or None, _ended_after(outcome),
+                 True if getattr(outcome, "past", False) and not outcome.reproduced else None)
 
 
 def _ended_after(outcome: Any) -> str | None:
@@ -214,8 +216,11 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
     if executions is not None and (not isinstance(executions, str) or len(executions) < 2
                                    or set(executions) - set("rfp") or reproduced != ("r" in executions)):
         return None, f"executions {executions!r} is not a string of r, f and p that agrees with reproduced"
+    past = item.get("past")
+    if past not in (None, True) or (past and (outcome != "fail" or reproduced)):
+        return None, f"past {past!r} is not true, or not of a failure of another way"
     return Entry(step, outcome, reproduced, float(seconds), signature, at, hung, executor, phase, mode,
-                 executions, after), ""
+                 executions, after, past), ""
 
 
 def split_journal(hunt: Hunt, keep: int) -> tuple[bytes, bytes]:

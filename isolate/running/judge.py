@@ -17,7 +17,7 @@ from typing import Any
 
 from isolate.orders.stream import FINAL, AfterEnd
 from isolate.orders.v2_reader import Damage, events
-from isolate.running.signature import signature_from_traceback, signatures_match
+from isolate.running.signature import failing_line, function_of, signature_from_traceback, signatures_match
 from isolate.words import seconds as duration
 
 FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
@@ -57,6 +57,7 @@ class Outcome:
     executor: str = "local"  # where it ran: "local", or a Dask worker's address
     executions: str = ""  # the victim repeated in one process: each execution's r/f/p (see judge)
     after: str | None = None
+    past: bool = False  # a fail of another way, every one at a later line of the test than the recorded failure's
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Expectation:
     signature: str | None = None
     any_failure: bool = False
     count_crashes: bool = False
+    line: int | None = None  # the line of the test's own function at which the recorded failure left it
 
     def reproduces(self, kind: str, signature: str | None) -> bool:
         """Whether an outcome of ``kind`` with ``signature`` reproduces the recorded failure."""
@@ -74,6 +76,17 @@ class Expectation:
         if kind != FAIL:
             return False
         return self.any_failure or signatures_match(self.signature, signature)
+
+    def went_past(self, kind: str, signature: str | None, details: str, target: str) -> bool:
+        """Whether a failure of another way left the test at a later line of its own function than
+        the recorded failure did: it ran past the point where the recorded one fails, so that did
+        not happen in this execution (straight-line code: a loop may bring it back), and the run
+        is a pass of the recorded failure, not a run with no evidence (QA: a victim failing a
+        second assert after a test that spoils what it checks was run 160 times for nothing)."""
+        if kind != FAIL or self.line is None or self.reproduces(kind, signature):
+            return False
+        at = failing_line(details, function_of(target))
+        return at is not None and at > self.line
 
 
 @dataclass
@@ -144,7 +157,8 @@ def judge(
     def outcome(kind: str, message: str, signature: str | None = None, details: str = "",
                 ran: tuple[str, ...] = (), hung: str | None = None, after: str | None = None) -> Outcome:
         return Outcome(kind, seconds, signature, message, expect.reproduces(kind, signature),
-                       details, ran, returncode, hung, after=after)
+                       details, ran, returncode, hung, after=after,
+                       past=expect.went_past(kind, signature, details, target))
 
     if error_file.exists():
         text = here(error_file.read_text(encoding="utf-8", errors="replace"))
@@ -210,12 +224,15 @@ def _executions(outcome: Any, finished: list[_Occurrence], here: Callable[[str],
             judged.append(outcome(PASS, "target was skipped: " + occ.text("reason").strip()))
         else:
             judged.append(outcome(PASS, "target passed"))
-    first = (next((o for o in judged if o.reproduced), None) or next((o for o in judged if o.kind == FAIL), None)
-             or judged[0])
+    first = (next((o for o in judged if o.reproduced), None)
+             or next((o for o in judged if o.kind == FAIL and not o.past), None)
+             or next((o for o in judged if o.kind == FAIL), None) or judged[0])
     if len(judged) == 1:
         return first
     codes = "".join("r" if o.reproduced else "f" if o.kind == FAIL else "p" for o in judged)
-    return replace(first, executions=codes)
+    # past: every execution that failed another way ran past the recorded failure's line
+    return replace(first, executions=codes, past=first.kind == FAIL and not first.reproduced
+                   and all(o.past for o in judged if o.kind == FAIL))
 
 
 def _expected_order(ids: list[str], fixtures: list[_Occurrence]) -> list[str]:

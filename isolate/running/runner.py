@@ -57,7 +57,8 @@ class Runner:
     """Runs lists for one project; a context manager because it owns temp state and an executor.
 
     ``expected_signature`` is the recorded failure's signature (see :mod:`isolate.running.signature`);
-    a ``fail`` only counts as ``reproduced`` when it matches, unless ``any_failure``.
+    a ``fail`` only counts as ``reproduced`` when it matches, unless ``any_failure``; one of another way
+    at a later line of the test than ``expected_line`` (the recorded failure's) went past it (``past``).
     ``count_crashes`` makes a crash count as reproduction (the recorded failure was a crash).
     ``discover_all`` imports the whole test tree first, as stestr does, for failures that need
     some other module's import-time side effects. ``preload`` (fork mode only) names ids whose
@@ -76,6 +77,7 @@ class Runner:
         mode: str = "fresh",
         timeout: float | None = None,
         expected_signature: str | None = None,
+        expected_line: int | None = None,
         any_failure: bool = False,
         count_crashes: bool = False,
         discover_all: bool = False,
@@ -98,7 +100,7 @@ class Runner:
         self.project = project
         self.mode = mode
         self.timeout = timeout
-        self.expect = Expectation(expected_signature, any_failure, count_crashes)
+        self.expect = Expectation(expected_signature, any_failure, count_crashes, expected_line)
         self.discover_all = discover_all
         self.preload = tuple(preload)
         self.scheduler = scheduler

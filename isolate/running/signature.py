@@ -197,3 +197,44 @@ def signature_from_pytest(lines: list[str]) -> str | None:
     path, func, _ = outside[-1]
     where = path.replace("\\", "/").rsplit("/", 1)[-1]
     return f"{signature} @ {where}:{func}" if func else f"{signature} @ {where}"
+
+
+_FRAME_LINE_RE = re.compile(r'^\s*File "[^"]*", line (?P<line>\d+), in (?P<func>.+)$')
+
+
+def function_of(test_id: str) -> str:
+    """The function a test id runs: `pkg.mod.Class.test_x(scenario)` -> `test_x`,
+    `tests/f.py::Class::test_y[1.5]` -> `test_y`."""
+    base = test_id
+    for open_, close in (("(", ")"), ("[", "]")):
+        if base.endswith(close) and open_ in base:
+            base = base[: base.index(open_)]
+    return base.rsplit("::", 1)[-1].rsplit(".", 1)[-1].strip()
+
+
+def failing_line(text: str | None, function: str) -> int | None:
+    """The line of `function` (the test's own) at which its failure's traceback left it: the
+    deepest frame of that name, in a Python traceback or pytest's failure text; None when the
+    text holds no such frame."""
+    if not text or not function:
+        return None
+    lines = text.replace("\r\n", "\n").splitlines()
+    found: int | None = None
+    if _is_pytest_text(lines):
+        section_def = ""
+        for line in lines:
+            if (loc := _PYTEST_LOCATION_RE.match(line)) is not None and not _PYTEST_E_RE.match(line):
+                msg = loc.group("msg").strip()
+                if (msg[3:].strip() if msg.startswith("in ") else section_def) == function:
+                    found = int(loc.group("line"))
+                section_def = ""
+            elif _PYTEST_SEPARATOR.match(line.strip()):
+                section_def = ""
+            elif not section_def and (match := _DEF_RE.match(line)):
+                section_def = match.group("func")
+        return found
+    start = max((i for i, line in enumerate(lines) if line.strip() == _TRACEBACK_HEADER), default=-1)
+    for line in lines[start + 1:]:
+        if (frame := _FRAME_LINE_RE.match(line)) is not None and frame.group("func").strip() == function:
+            found = int(frame.group("line"))
+    return found

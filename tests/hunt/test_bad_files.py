@@ -167,6 +167,9 @@ BAD_ENTRIES = [b"", b"{", b"[]", b"null", b"5", b'"x"', b"\xff\xfe", b"{}"] + [
         {"seconds": "0.5"}, {"seconds": -0.1}, {"seconds": True}, {"seconds": None}, {"seconds": [1]},
         {"outcome": "exploded"}, {"outcome": 1}, {"outcome": None}, {"outcome": "PASS"},
         {"outcome": "pass", "reproduced": True}, {"signature": 5}, {"signature": ["x"]}, {"at": 5},
+        # `past` is true of a failure of another way only (a pass of the recorded one: running.judge)
+        {"past": False}, {"past": "true"}, {"past": 1}, {"past": True},
+        {"past": True, "outcome": "pass", "reproduced": False}, {"past": True, "outcome": "timeout", "reproduced": False},
     ]
 ] + [json.dumps({k: v for k, v in GOOD_ENTRY.items() if k != key}).encode()
      for key in ("step", "outcome", "reproduced", "seconds")] + [

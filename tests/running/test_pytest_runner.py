@@ -494,3 +494,76 @@ def test_a_flaky_pollution_stays_flaky_in_fork_children(tmp_path: Path, monkeypa
     failed = sum(o.kind == FAIL for o in polluted)
     assert 4 <= failed <= 20 and failed + sum(o.kind == PASS for o in polluted) == 24, polluted
     assert [o.kind for o in alone] == [PASS] * 4, alone
+
+
+TWO_STATES = """\
+import pytest
+
+
+class Conf:
+    debug = False
+
+
+def test_first():
+    pass
+
+
+class TestSetup:
+    @classmethod
+    def setup_class(cls):
+        Conf.debug = True
+
+    def test_one(self):
+        assert Conf.debug
+
+    def test_two(self):
+        assert Conf.debug
+
+
+@pytest.fixture(scope="module")
+def leaky():
+    Conf.level = 3
+    yield
+
+
+def test_m1(leaky):
+    pass
+
+
+def test_m2(leaky):
+    pass
+
+
+def test_mid():
+    pass
+
+
+def test_victim():
+    assert not Conf.debug
+    assert getattr(Conf, "level", 0) == 0
+"""
+
+
+def test_a_failure_of_another_way_past_the_recorded_one_is_a_pass_of_it(tmp_path: Path) -> None:
+    """QA: the victim fails its first assert after TestSetup (recorded) and its second after the
+    module fixture. Runs of the fixture's tests failed "another way" and were no evidence, so the
+    search asked the same list 160 times, and the hunt ended undecided after 230 runs naming an
+    innocent test. The second assert runs after the first passed: such a run is a pass of the
+    recorded failure."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_c.py").write_text(TWO_STATES)
+    assert run([tool("pytest"), "-q", "-p", "no:cacheprovider", "--isolate-record", "rec"], tmp_path).returncode == 1
+    assert isolate(tmp_path, "extract", "--stream", "rec").returncode == 0
+    proc = isolate(tmp_path, "bisect", "test_victim", "--json", "--max-runs", "60")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    [cause] = verdict["causes"]
+    assert (cause["scope"], cause["name"]) == ("class", "test_c.py::TestSetup"), verdict
+    assert not verdict.get("ignored_outcomes"), verdict  # every run evidence
+    [hunt] = (tmp_path / ".isolate").glob("*/")
+    entries = [json.loads(line) for line in (hunt / "journal.jsonl").read_text().splitlines()]
+    past = [e for e in entries if e.get("past")]
+    assert past and all(e["outcome"] == "fail" and not e["reproduced"] for e in past), entries
+    assert any(line.startswith("the victim failed another way at a later line than the recorded failure's, past the"
+                               f" point where that one fails, in {len(past)} of the runs: counted as passes of it")
+               for line in verdict["evidence"]), verdict["evidence"]

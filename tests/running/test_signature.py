@@ -7,7 +7,9 @@ import unittest
 
 from testtools.content import TracebackContent
 
-from isolate.running.signature import normalise_message, signature_from_traceback, signatures_match
+from isolate.running.judge import FAIL, PASS, Expectation
+from isolate.running.signature import (failing_line, function_of, normalise_message, signature_from_traceback,
+                                      signatures_match)
 
 
 def traceback_of(func_name: str, body: str) -> str:
@@ -91,3 +93,43 @@ def test_container_reprs_are_state_and_collapse() -> None:
     assert normalise_message("<Foo object at 0x1> is not <Bar>") == "<…> is not <…>"
     assert normalise_message("missing key [1, [2, 3]") == "missing key […]"  # cut inside: closed
 
+
+
+TWO_ASSERTS_TB = """Traceback (most recent call last):
+  File "/p/tests/test_c.py", line {line}, in test_victim
+    check(state)
+  File "/p/tests/helpers.py", line 40, in check
+    raise AssertionError("bad")
+AssertionError: bad
+"""
+TWO_ASSERTS_PYTEST = """def test_victim():
+        assert not Conf.debug
+>       assert getattr(Conf, "level", 0) == 0
+E       AssertionError: assert 3 == 0
+
+tests/test_c.py:{line}: AssertionError"""
+
+
+def test_the_line_of_the_test_s_own_function_a_failure_left_it_at() -> None:
+    assert failing_line(TWO_ASSERTS_TB.format(line=12), "test_victim") == 12  # not the helper's 40
+    assert failing_line(TWO_ASSERTS_PYTEST.format(line=30), "test_victim") == 30
+    assert failing_line(TWO_ASSERTS_TB.format(line=12), "test_other") is None
+    assert failing_line("", "test_victim") is None and failing_line(None, "test_victim") is None
+    assert [function_of(i) for i in ("a.b.C.test_x(s.1)", "t/f.py::C::test_y[1.5]", "t/f.py::test_z")] == [
+        "test_x", "test_y", "test_z"]
+
+
+def test_a_failure_of_another_way_at_a_later_line_went_past_the_recorded_one() -> None:
+    """The recorded failure left the test at line 29; a failure of another way at line 30 ran past
+    it (a pass of it), one at line 28 or 29 may have hidden it (no evidence either way)."""
+    recorded = TWO_ASSERTS_PYTEST.format(line=29).replace("level", "debug")
+    expect = Expectation(signature_from_traceback(recorded), line=failing_line(recorded, "test_victim"))
+    victim = "tests/test_c.py::test_victim"
+    later, earlier = TWO_ASSERTS_TB.format(line=30), TWO_ASSERTS_TB.format(line=28)
+    assert expect.went_past(FAIL, signature_from_traceback(later), later, victim)
+    assert not expect.went_past(FAIL, signature_from_traceback(earlier), earlier, victim)
+    same_line = TWO_ASSERTS_TB.format(line=29)
+    assert not expect.went_past(FAIL, signature_from_traceback(same_line), same_line, victim)
+    assert not expect.went_past(PASS, None, "", victim)
+    assert not expect.went_past(FAIL, expect.signature, recorded.replace(":29:", ":31:"), victim)  # a reproduction
+    assert not Expectation(expect.signature).went_past(FAIL, None, later, victim)  # no recorded line
