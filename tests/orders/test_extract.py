@@ -102,6 +102,11 @@ def test_run_ids_last_and_negative(polluted: Path, tmp_path: Path) -> None:
     suite = fresh(polluted, tmp_path)
     assert_user_error(isolate(suite, "extract", "--run", "-2"), "only 1 run is stored (0); give -1, or an id")
     stestr_run(suite, "--serial")  # run 1: a single worker-0
+    # QA: runs showed the newest 20 of 37 and did not say so (the failing run among those hidden)
+    newest = isolate(suite, "runs", "--limit", "1")
+    assert [line.split()[0] for line in newest.stdout.splitlines()[1:] if line[:5].strip().isdigit()] == ["1"]
+    assert "isolate: note: the newest 1 of 2 runs; --limit 0 lists all" in newest.stderr, newest.stderr
+    assert "note" not in isolate(suite, "runs", "--limit", "0").stderr
     last = isolate(suite, "extract", "--run", "last", "-o", "-", "--force")
     minus_one = isolate(suite, "extract", "--run", "-1", "-o", "-", "--force")
     one = isolate(suite, "extract", "--run", "1", "-o", "-", "--force")
