@@ -122,6 +122,8 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
         )
     if test is not None:  # with --worker given, no pass resolved a part of an id yet
         test = _resolve_test(seen, label, test)
+        if test not in seen:  # QA: "did not run on worker-0; pass its worker" of a typo
+            raise _not_in(test, seen, label)
     victim_at = _victim_index(entries, worker, label, test)
     starts = _process_starts(entries)
     segment_start = max(s for s in starts if s <= victim_at)
@@ -237,15 +239,30 @@ def _resolve_test(ids: Collection[str], label: str, test: str) -> str:
     return partial[0] if partial else test
 
 
+def _not_in(test: str, ids: Collection[str], label: str) -> UserError:
+    """`test` is in none of `ids`: the error, naming the closest id when one is near (a typo)."""
+    import difflib  # only on this error path
+
+    short = {test_id.rsplit("::", 1)[-1].rsplit(".", 1)[-1]: test_id for test_id in sorted(ids)}
+    near = difflib.get_close_matches(test, list(short), n=1, cutoff=0.8)
+    guess = short[near[0]] if near else next(iter(difflib.get_close_matches(test, list(ids), n=1, cutoff=0.8)), None)
+    if guess is not None:
+        return UserError(f"test {test} is not in {label}; did you mean {guess}? fix: pass that id")
+    return UserError(f"test {test} is not in {label}; fix: check the id ('isolate runs' lists each run's failing"
+                     " tests), or pass the run it ran in with --run ID")
+
+
 def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> tuple[str, str | None]:
     """First pass: the worker of --test (and the id it names, which may be a part of one), or of
     the run's only failing test."""
     failing: list[tuple[str, str, bool]] = []  # id, worker, whether the stream ends while it ran
     named: dict[str, list[str]] = {}  # the ids that contain --test -> their workers
+    seen: set[str] = set()
 
     def look(record: Record) -> None:
         if record.id in PSEUDO_TESTS:
             return
+        seen.add(record.id)
         if test is not None and test in record.id:
             named.setdefault(record.id, []).append(_worker(record))
         elif test is None and record.status in FAILING:
@@ -257,7 +274,7 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
         test = _resolve_test(named, label, test)
         distinct = sorted(set(named.get(test, ())))
         if not distinct:
-            raise UserError(f"test {test} is not in {label}; check the id with 'isolate runs' or 'stestr last'")
+            raise _not_in(test, seen, label)
         if len(distinct) > 1:
             raise UserError(f"{test} ran on several workers in {label} ({', '.join(distinct)}); pass --worker TAG")
         return distinct[0], test

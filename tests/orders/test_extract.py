@@ -419,7 +419,12 @@ def test_test_not_in_that_worker(polluted: Path, tmp_path: Path) -> None:
     [victim] = failing_ids(suite)
     other = "worker-1" if worker_of(suite, victim) == "worker-0" else "worker-0"
     assert_user_error(isolate(suite, "extract", "--worker", other, "--test", victim), "did not run on")
-    assert_user_error(isolate(suite, "extract", "--test", "no.such.test"), "is not in run 0")
+    assert_user_error(isolate(suite, "extract", "--test", "no.such.test"), "is not in run 0", "fix: check the id")
+    # QA: a typo got "did not run on worker-0; pass its worker", and no hint of the id it meant
+    typo = victim.rsplit(".", 1)[-1].replace("currency", "curency")
+    for worker in ((), ("--worker", other)):
+        assert_user_error(isolate(suite, "extract", *worker, "--test", typo),
+                          f"test {typo} is not in run 0; did you mean {victim}? fix: pass that id")
 
 
 def test_worker_without_failure(polluted: Path, tmp_path: Path) -> None:
