@@ -163,6 +163,7 @@ class TestIndex:
             missing = [i for i in ids if i not in self.cases]
         if missing:
             errors = "\n".join(str(e) for e in self.loader.errors)
+            missing = list(dict.fromkeys(missing))  # the victim repeated is one id
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
             hint = "; import errors during discovery: " + errors.strip().splitlines()[-1] if errors else ""
             raise ListError(

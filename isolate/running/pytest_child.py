@@ -121,6 +121,7 @@ class Replay:
         leave(int(exitstatus))
 
     def _fail(self, missing: list[str]) -> None:
+        missing = list(dict.fromkeys(missing))  # the victim repeated is one id (QA: "and 9 more" of one)
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         first = missing[0]
         path = first.split("::", 1)[0]

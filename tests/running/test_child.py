@@ -231,6 +231,9 @@ def test_unknown_id_is_named_and_nothing_runs(suite: Path) -> None:
     assert code == 3 and pairs == []
     first = error.splitlines()[0]
     assert "unknown test id 'gen.tests.test_a.First.test_zzz' (and 1 more)" in first and "fix:" in first
+    # the victim repeated in the run (--repeat-victim) is one missing id, not one per execution
+    code, pairs, error = run_child(suite, [A + "First.test_a"] + [A + "First.test_zzz"] * 4)
+    assert code == 3 and "unknown test id 'gen.tests.test_a.First.test_zzz': " in error.splitlines()[0], error
 
 
 def test_import_error_is_named(suite: Path) -> None:

@@ -124,6 +124,10 @@ def test_monkeypatch_leak_and_unknown_id(tmp_path: Path, mode: str) -> None:
         (polluted,) = runner.run([MONKEY_POLLUTER, MONKEY_VICTIM], MONKEY_VICTIM)
         (unknown,) = runner.run([MONKEY_POLLUTER, "tests/test_reminders.py::test_nope", MONKEY_VICTIM], MONKEY_VICTIM)
         (nofile,) = runner.run(["tests/test_gone.py::test_x", MONKEY_VICTIM], MONKEY_VICTIM)
+        runner.repeat = 3  # the victim repeated is one missing id (QA: "and 9 more" of one test renamed)
+        (repeated,) = runner.run([MONKEY_POLLUTER, "tests/test_reminders.py::test_nope"], "tests/test_reminders.py::test_nope")
+    assert repeated.kind == ERROR and "'tests/test_reminders.py::test_nope'" in repeated.message, repeated
+    assert "more)" not in repeated.message, repeated.message
     assert polluted.kind == FAIL and "stamped 2024-02-29" in polluted.details, polluted
     assert unknown.kind == ERROR and "'tests/test_reminders.py::test_nope'" in unknown.message, unknown
     assert unknown.ran == ()  # nothing ran before the error
