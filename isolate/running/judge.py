@@ -167,9 +167,11 @@ def judge(
     if not stream.exists():
         if timed_out:
             return outcome(TIMEOUT, f"timed out after {duration(seconds)} before any test started")
-        return outcome(ERROR, f"the test command {_status(returncode)} before running any test"
-                       f"{here(_last_output(output))}; fix: run the project's test command by hand "
-                       "and check it starts")
+        said = here(_last_output(output))
+        options = "arguments are required" in said or "unrecognized arguments" in said
+        return outcome(ERROR, f"the test command {_status(returncode)} before running any test{said}; fix: "
+                       + ("pass the options the project's tests need (pytest: --pytest-arg=OPTION, repeatable)"
+                          if options else "run the project's test command by hand and check it starts"))
     occurrences = read_stream(stream)
     fixtures = [o for o in occurrences if _FIXTURE_RE.match(o.test_id)]
     tests = [o for o in occurrences if o.test_id != _PARSER_ID and not _FIXTURE_RE.match(o.test_id)]

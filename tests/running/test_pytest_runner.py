@@ -428,6 +428,20 @@ def test_a_bad_pytest_arg_is_named_with_pytest_s_error_and_how_to_clear_it(tmp_p
     assert json.loads(cleared.stdout)["verdict"] == "fails-alone", cleared.stderr
 
 
+def test_an_option_the_project_requires_is_pointed_to_pytest_arg(tmp_path: Path) -> None:
+    """QA: a conftest requiring --env stopped every run with "the following arguments are required:
+    --env", and the fix said to run the project's test command by hand."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_addoption(parser):\n    parser.addoption('--env', required=True)\n")
+    (tmp_path / "test_s.py").write_text("def test_a():\n    pass\n\ndef test_victim():\n    assert False\n")
+    assert run([tool("pytest"), "-q", "--env=ci", "--isolate-record", "rec"], tmp_path).returncode == 1
+    victim = "test_s.py::test_victim"
+    assert isolate(tmp_path, "extract", "--stream", "rec", "--test", victim).returncode == 0
+    assert_user_error(isolate(tmp_path, "bisect", victim, "-q"), "arguments are required: --env",
+                      "fix: pass the options the project's tests need (pytest: --pytest-arg=OPTION")
+
+
 def test_a_pytest_arg_under_which_no_test_runs_is_refused(tmp_path: Path) -> None:
     """--pytest-arg=--setup-plan passed every replay (pytest plans the fixtures and runs no
     test, so the victim's 'pass' was false evidence); --co crashed each one."""
