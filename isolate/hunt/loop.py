@@ -218,8 +218,12 @@ def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
     added, kept, copies = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
     if kept:
         left = f"; {counted(copies, 'copy', 'copies')} of runs counted already left out" if copies else ""
-        display.info(f"{counted(kept, 'earlier run')} of the victim {noun(kept, 'is', 'are')} evidence ({added} new{left}); they"
-                     " are assumed to test today's code: limit them with --history-since RUN, or --no-history")
+        since = merged["history_since"]  # QA: told to limit them with --history-since when it was given
+        limit = (f"those from run {since} on (--history-since) are assumed to test today's code; --no-history leaves"
+                 " them out" if since is not None else "they are assumed to test today's code: limit them with"
+                 " --history-since RUN, or --no-history")
+        display.info(f"{counted(kept, 'earlier run')} of the victim {noun(kept, 'is', 'are')} evidence ({added} new{left});"
+                     f" {limit}")
     elif copies:
         display.info(f"--history: {counted(copies, 'run')} left out as copies of runs counted already, or of the run the"
                      " hunt was extracted from")

@@ -64,10 +64,14 @@ def changes(hunt: Hunt, options: dict[str, Any]) -> list[str]:
     for key, value in options.items():
         if value is not None and key in DEFAULTS and before[key] != value:
             old = "default" if before[key] is None else before[key]
-            said.append(f"{_OPTION.get(key, '--' + key.replace('_', '-'))} {_shown(old)} -> {_shown(value)}")
+            unit = "s" if key in _SECONDS else ""  # QA: "--time-budget 10 -> 600" (seconds, unsaid)
+            shown = [_shown(v) + (unit if isinstance(v, (int, float)) and not isinstance(v, bool) else "")
+                     for v in (old, value)]
+            said.append(f"{_OPTION.get(key, '--' + key.replace('_', '-'))} {shown[0]} -> {shown[1]}")
     return said
 
 
+_SECONDS = ("time_budget", "timeout")
 _OPTION = {"mode": "fork server", "repeat": "--repeat-victim", "pytest_args": "--pytest-arg",
            "history": "stored runs as evidence", "history_paths": "--history"}  # where the key is not the option
 

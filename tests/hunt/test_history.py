@@ -77,6 +77,12 @@ def test_stored_runs_are_evidence_and_no_history_switches_them_off(tmp_path: Pat
     assert any(POLLUTER in p["predecessors"] and p["status"] == "fail" for p in pasts) or \
         all(p["status"] == "success" for p in pasts)
 
+    # QA: told to limit them with --history-since, when it was given
+    since = isolate(suite, "bisect", VICTIM, "--history-since", "0", FORK)
+    assert since.returncode == 0, since.stderr
+    assert f"{stored - 1} earlier runs of the victim are evidence (0 new); those from run 0 on (--history-since) are" \
+        " assumed to test today's code; --no-history leaves them out" in since.stderr, since.stderr
+
     off = isolate(suite, "extract", "--test", VICTIM, "--force")
     assert off.returncode == 0
     proc = isolate(suite, "bisect", VICTIM, "--json", "--no-history", FORK)

@@ -644,3 +644,6 @@ def test_a_resumed_hunt_says_which_settings_this_session_changes(tmp_path: Path)
     assert again.returncode == 0, again.stderr
     assert ("isolate: this session changes the hunt's settings, for later sessions too: --confidence 0.99 -> 0.999;"
             " fork server automatic -> off\n") in again.stderr, again.stderr  # not --jobs: the same as stored
+    # seconds say so (QA: "--time-budget 10 -> 600")
+    third = isolate(suite, "bisect", victim, "--jobs", "2", "--time-budget", "10m", "--timeout", "30")
+    assert "--time-budget default -> 600s; --timeout default -> 30s\n" in third.stderr, third.stderr
