@@ -31,7 +31,7 @@ from isolate.files import read_list
 from isolate.hunt.journal import OUTCOMES, Position, append_lines, json_object, lines_since
 from isolate.hunt.lock import Lock, holder
 from isolate.hunt.settings import DEFAULTS
-from isolate.hunt.store import Hunt
+from isolate.hunt.store import Hunt, executions_of
 from isolate.hunt.verdict import read_verdict
 from isolate.search.model import runs_for
 from isolate.words import counted, on_test
@@ -71,6 +71,7 @@ class Verification:
     counts: tuple[Count, ...]
     attempt: int
     session_runs: int  # repetitions run by this command (the others came from the journal)
+    executions: int = 1  # times each run executes the victim, as the hunt's runs did (the rate is per run)
 
     @property
     def bound(self) -> float:
@@ -159,7 +160,8 @@ def verify(
     finally:
         signal.signal(signal.SIGTERM, previous)
     counts = _counts(hunt, targets, attempt)
-    return Verification(hunt, _conclusion(counts, needed), rate, confidence, needed, counts, attempt, session)
+    return Verification(hunt, _conclusion(counts, needed), rate, confidence, needed, counts, attempt, session,
+                        executions_of(hunt))
 
 
 def _plan(hunt: Hunt) -> tuple[float, tuple[Target, ...]]:

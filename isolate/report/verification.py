@@ -33,8 +33,9 @@ def as_text(v: Verification) -> str:
         other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
         lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
                      f" {c.passes} passed{other}  ({_rel(c.target.path)})")
-    lines.append(f"  estimated failure rate before the fix: {fraction(v.rate)}; {counted(v.needed, 'pass', 'passes')} of each list"
-                 f" rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
+    per_run = f" a run ({v.executions} executions of the victim each, as in the hunt)" if v.executions > 1 else ""
+    lines.append(f"  estimated failure rate before the fix: {fraction(v.rate)}{per_run}; {counted(v.needed, 'pass', 'passes')}"
+                 f" of each list rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
     lines.append(f"  attempt {v.attempt}, {counted(v.session_runs, 'run')} this time; journal {_rel(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)
 
@@ -71,6 +72,7 @@ def as_data(v: Verification) -> dict[str, Any]:
                    "passes": c.passes, "other": c.other} for c in v.counts],
         "attempt": v.attempt,
         "session_runs": v.session_runs,
+        "executions": v.executions,
         "journal": str(v.hunt.path / JOURNAL),
     }
 

@@ -168,6 +168,11 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
     text = isolate(suite, "bisect", FA_VICTIM).stdout  # the finished hunt's verdict again, as text
     assert f"a run of repeats ({check['used']} executions of the victim), " in text and " an execution (a run of" \
         " the suite), whatever ran before it" in text, text
+    # verify runs as the hunt did, and says so (QA: its rate looked wrong for a run of one execution)
+    checked = isolate(suite, "verify", FA_VICTIM, "--jobs", "1", SAMPLE_RACE_RATE="0.05")
+    assert checked.returncode == 1 and checked.stdout.startswith("still fails: "), checked.stdout
+    assert re.search(rf"\n  estimated failure rate before the fix: \S+ a run \({check['used']} executions of the victim"
+                     r" each, as in the hunt\); ", checked.stdout), checked.stdout
 
 
 def test_the_number_of_executions_is_fixed_once_the_hunt_has_runs(tmp_path: Path) -> None:
