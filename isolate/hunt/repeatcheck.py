@@ -315,11 +315,12 @@ def _decide(hunt: Hunt, runner: Any, display: Any, state: str, figure: str, runs
             f" {Q_MAX:g} of {k}-fold runs, leaving a polluter no room to double the rate")
         checked = f"{tallied}; {figure}"
         summary = f"{decision} (checked: {checked})"
+    earlier = read_repeat_check(hunt)  # a decision that replaces one said before (QA: "on" then "off", unexplained)
     data = {"repeat": k, "used": used, "state": state, "summary": summary, "decision": decision,
             "checked": checked, "test": figure,
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")}
     write_atomic(hunt.path / REPEAT_CHECK, json.dumps(data, indent=2) + "\n")
-    display.info(f"repeats: {decision}")
+    display.info(f"repeats: {'now ' if earlier is not None else ''}{decision}")
     display.info(f"repeats checked on: {checked}")
     set_repeat(runner, used)
 

@@ -19,7 +19,7 @@ from conftest import (FA_VICTIM, assert_user_error, copy_suite, fails_alone_reco
                       recording, stestr_run)
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, append_journal, read_journal
-from isolate.hunt.repeatcheck import _single_runs, executing, held, left_out, repeat_text
+from isolate.hunt.repeatcheck import OFF, ON, _decide, _single_runs, executing, held, left_out, repeat_text
 from isolate.hunt.store import (FORK_CHECK_PHASE, Hunt, ahead_waiting, executions_of, read_repeat_auto, read_steps, repeat_of,
                                  step_for)
 from isolate.report.html import _observations_after_each_entry
@@ -609,3 +609,22 @@ def test_a_held_verdict_runs_the_fork_check_when_it_is_due_before_its_next_wave(
     new = journal(suite)[60:]
     assert new and new[0].get("phase") == FORK_CHECK_PHASE, [(e.get("phase"), e.get("mode"), e["step"]) for e in new[:5]]
     assert "fork check: running the hunt's first 2 lists" in resumed.stderr, resumed.stderr
+
+
+def test_a_repeat_decision_that_replaces_an_earlier_one_says_so(tmp_path: Path) -> None:
+    """QA: the progress said "repeats: 10 executions per run (checked: ...)" and then "repeats:
+    off: ...", read as two answers to one question; the second replaces the first, and says so."""
+    hunt = Hunt(tmp_path, {"victim": "v", "search": {"repeat": 10}})
+    said: list[str] = []
+
+    class Display:
+        def info(self, line: str) -> None:
+            said.append(line)
+
+    runs = ["pppppppppp"] * 6 + ["rrrrrrrrrr"] * 3
+    _decide(hunt, None, Display(), ON, "exact test p=1", runs[:6], ["pppppppppp"] * 4, 10)
+    _decide(hunt, None, Display(), OFF, "likelihood ratio 1", runs, ["pppppppppp"] * 4, 1,
+            "every one of the 3 runs that reproduced the failure did so on all its executions")
+    assert said[0] == "repeats: 10 executions per run" and said[1].startswith("repeats checked on: 6 runs"), said
+    assert said[2].startswith("repeats: now off: every one of the 3 runs"), said
+    assert json.loads((tmp_path / "repeat-check.json").read_text())["state"] == OFF
