@@ -246,6 +246,10 @@ def format_text(r: PlanResult) -> str:
         f"  manual = halving, until failure up to n runs per step, per-step confidence "
         f"{r.manual_step_confidence:.4f} (tuned so that the whole hunt is right "
         f"{r.confidence:g} of the time) and told the true rate.",
+        "  The simulated suites hold one polluter and no failure without it, which manual assumes; isolate"
+        " assumes neither (a background rate, a pair, several causes), runs its culprit alone and the rest"
+        " without it to confirm, and its extra runs pay for that. On a suite where manual's assumptions are"
+        " wrong it names the wrong test or stops at one of several causes (docs/search.md).",
         "  Trial counts are kept small so that plan answers in seconds (up to about 15 s at 5,000 "
         "tests); the 95th percentiles of few trials are rough.",
         "",

@@ -76,6 +76,8 @@ def test_plan_json_and_text() -> None:
     assert "Lower bound" in text and "isolate" in text and "manual" in text
     assert "trials" in text
     assert "among 300 tests," in text
+    # QA read manual's fewer runs as "the tool is worse than by hand": what manual assumes is said
+    assert "The simulated suites hold one polluter and no failure without it, which manual assumes;" in text
     assert "among 1 test," in format_text(plan(1, 1.0))
     # measured durations are shown to three digits, not as the raw float
     assert "0.000555 s per test, 0.439 s start-up" in format_text(plan(10, 1.0, duration=0.000555273, startup=0.439283))
