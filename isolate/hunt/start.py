@@ -67,6 +67,11 @@ def extract_to_hunt(
     if "kind" not in origin and _pytest_recording(result.worker, result.victim):
         origin["kind"] = "pytest"  # replayed with pytest even where no pytest config file exists
     if origin.get("kind") == "pytest":
+        above = None if repo is not None else _rootdir_above(root, result.victim)
+        if above is not None:  # QA: pytest run from tests/, its ids relative to the rootdir above it
+            early.append(f"pytest's node ids are relative to its rootdir {above}, above this folder: the hunt is"
+                         " made there (isolate finds it from here too)")
+            root = above
         _check_pytest_root(root, result.victim, stream)
     warnings = early + list(result.warnings)
     order, durations = result.order, result.durations
@@ -143,9 +148,24 @@ def _check_pytest_root(root: Path, victim: str, stream: Path | None) -> None:
         where = found[0]
         fix = f"run isolate from {where} (cd {shlex.quote(str(where))} && {again})"
     else:
-        fix = "run isolate from the folder pytest ran in (its rootdir: where its pytest.ini or pyproject.toml is)"
-    raise UserError(f"the victim's file {path} is not under {root}: pytest's node ids are relative to the folder it"
-                    f" ran in; fix: {fix}")
+        fix = "run isolate from pytest's rootdir (where its pytest.ini or pyproject.toml is)"
+    raise UserError(f"the victim's file {path} is not under {root}: pytest's node ids are relative to its rootdir;"
+                    f" fix: {fix}")
+
+
+PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+def _rootdir_above(root: Path, victim: str) -> Path | None:
+    """The nearest folder above `root` that holds the victim's file (by its node id's path) and a
+    pytest configuration file, as pytest's rootdir would be, when `root` does not hold it."""
+    path = victim.split("::", 1)[0]
+    if not path or (root / path).exists():
+        return None
+    for above in root.parents:
+        if (above / path).exists() and any((above / name).is_file() for name in PYTEST_CONFIGS):
+            return above
+    return None
 
 
 def _folders(parent: Path) -> list[Path]:

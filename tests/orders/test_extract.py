@@ -600,3 +600,22 @@ def test_a_pytest_recording_extracted_above_the_folder_pytest_ran_in_names_that_
     assert isolate(backend, "extract", "--stream", str(tmp_path / "mono" / "rec")).returncode == 0  # as told
     hunt = isolate(backend, "bisect", "tests/test_b.py::test_mode", "--jobs", "1", "--json")
     assert hunt.returncode == 0 and json.loads(hunt.stdout)["culprits"] == ["tests/test_a.py::test_1"], hunt.stderr
+
+
+def test_a_pytest_recording_extracted_below_its_rootdir_makes_the_hunt_at_the_rootdir(tmp_path: Path) -> None:
+    """QA: pytest run from tests/ (its ids relative to the rootdir above, where pytest.ini is),
+    extracted from tests/: refused, with a fix to do what the user had done."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "tests" / "test_a.py").write_text("import os\ndef test_1():\n    os.environ['MODE'] = 'x'\n")
+    (tmp_path / "tests" / "test_b.py").write_text("import os\ndef test_mode():\n    assert 'MODE' not in os.environ\n")
+    below = tmp_path / "tests"
+    proc = run([tool("pytest"), "-p", "no:randomly", "-p", "no:cacheprovider", "--isolate-record=rec"], below)
+    assert proc.returncode == 1, proc.stdout
+    extracted = isolate(below, "extract", "--stream", "rec")
+    assert extracted.returncode == 0, extracted.stderr
+    assert f"pytest's node ids are relative to its rootdir {tmp_path}, above this folder: the hunt is made there" \
+        in extracted.stderr, extracted.stderr
+    assert len(list((tmp_path / ".isolate").iterdir())) == 1 and not (below / ".isolate").exists()
+    hunt = isolate(below, "bisect", "tests/test_b.py::test_mode", "--jobs", "1", "--json")  # found from below
+    assert hunt.returncode == 0 and json.loads(hunt.stdout)["culprits"] == ["tests/test_a.py::test_1"], hunt.stderr
