@@ -553,7 +553,10 @@ def no_failure_left(problem: Problem, t: Tally, settings: Settings, batch: int, 
         weakest, _ = _weakest(found, settings, cap)
         who = _who(weakest, everything)
         strong = "as often as" if settings.further >= 1 else f"{settings.further:g}x as often as"
-        what = f"a cause failing the victim {strong} {who} ({weakest.fails}/{weakest.runs} with it)"
+        # beside other causes its runs here hold them too, unlike its cause line's (QA: "4/4 ... and no other
+        # cause" there, "13/13 with it" here, read as a contradiction)
+        also = ", other causes or not" if len(found) > 1 else ""
+        what = f"a cause failing the victim {strong} {who} ({weakest.fails}/{weakest.runs} with it{also})"
     else:
         what = "a cause"
     if cap < 1.0 and _cap_need(cap, settings) >= need:

@@ -47,6 +47,8 @@ def test_three_independent_polluters_are_all_named_with_their_own_evidence() -> 
         assert c.evidence[0].startswith("fails ") and s.problem.predecessors[c.tests[0]] in c.evidence[0]
         assert "alone before the victim: fails" in c.evidence[1]
     assert v.stop.startswith("no further cause: the 57 other predecessors passed")
+    # its count there holds runs with the other causes too, unlike the cause lines': it says so
+    assert re.search(r"as often as \S+ \(\d+/\d+ with it, other causes or not\) would have shown", v.stop), v.stop
     # pure: the same journal gives the same answer, and any cut of it the same next step
     assert decide(s.problem, list(history)) == v
     for cut in (3, len(history) // 2):
