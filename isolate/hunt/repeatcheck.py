@@ -380,7 +380,12 @@ def repeat_lines(hunt: Hunt, indent: str = "") -> tuple[str, ...]:
                 f" stopped after {auto['stopped']} runs",
                 f"{indent}repeats stopped as: {auto['why']}")
     checked = repeat_checked(hunt)
-    return (f"{indent}repeats: {repeat_text(hunt)}",) + ((f"{indent}repeats checked on: {checked}",) if checked else ())
+    lines = (f"{indent}repeats: {repeat_text(hunt)}",) + ((f"{indent}repeats checked on: {checked}",) if checked else ())
+    used = repeat_of(hunt)
+    if used > 1:  # QA: "fails 3/10 alone" beside "alone: 1/10 on the first" read as two counts of one thing
+        lines += (f"{indent}repeats count: each 'fails N/M' counts runs, a run failing when any of its {used}"
+                  " executions of the victim does",)
+    return lines
 
 
 def repeats_of(hunt: Hunt) -> dict[str, Any] | None:

@@ -143,6 +143,10 @@ def test_a_rare_failure_alone_is_found_with_fewer_executions_than_asked(tmp_path
                                   "summary": check["decision"], "checked": check["checked"]}, verdict["repeats"]
     said = "\n".join(verdict["evidence"])
     assert f"\nrepeats: {check['decision']}\nrepeats checked on: {check['checked']}" in said, said
+    # what a run's count means while it executes the victim several times (QA: "fails 3/10 alone" beside
+    # "alone: 1/10 on the first")
+    assert said.endswith(f"\nrepeats count: each 'fails N/M' counts runs, a run failing when any of its"
+                         f" {check['used']} executions of the victim does"), said
     # the search's runs execute the victim `used` times; a held verdict's runs of it alone as asked
     # (isolate.search.repeats.stance: more of them tell the check), judged on their first `used`
     queries = [json.loads(line) for line in (hunt_dir(suite) / "queries.jsonl").read_text().splitlines()]
