@@ -189,8 +189,15 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
     if hunt is not None and (run_spec is None and worker is None):
         return hunt
     if run_spec is None and worker is None:
-        others = len(all_hunts(root)) if root is not None else 0  # a typo in an id: say the hunts are there
+        hunts = all_hunts(root) if root is not None else []
+        others = len(hunts)  # a typo in an id: say the hunts are there
         listed = f" ('isolate status' lists the {counted(others, 'hunt')} here)" if others else ""
+        import difflib  # only on this error path
+
+        short = {h.victim.rsplit("::", 1)[-1].rsplit(".", 1)[-1]: h.victim for h in hunts}
+        near = difflib.get_close_matches(test, list(short), n=1, cutoff=0.8)
+        if near:  # QA: the fix it gave repeated the typo
+            raise UserError(f"no hunt for {test!r}; did you mean {short[near[0]]}? fix: {on_test('isolate bisect', short[near[0]])}")
         raise UserError(
             f"no hunt for {test!r}{listed}; start one with {on_test('isolate extract --test', test)}, or with"
             f" {on_test('isolate bisect', test, ' --run ID [--worker TAG]')}"

@@ -498,7 +498,10 @@ def test_bad_input(tmp_path: Path) -> None:
                       "start one with \"isolate extract --test 'test_x(global)'\", or with"
                       " \"isolate bisect 'test_x(global)' --run ID [--worker TAG]\"")
     # a typo in the id: the hunt that is there is pointed at, not only a new extraction of the typo
-    assert_user_error(isolate(suite, "bisect", "test_header_uses_default_curency"), "'isolate status' lists the 1 hunt")
+    # ...and the closest victim of the hunts there named (QA: the fix repeated the typo)
+    assert_user_error(isolate(suite, "bisect", "test_header_uses_default_curency"),
+                      f"no hunt for 'test_header_uses_default_curency'; did you mean {victim}? fix: 'isolate bisect {victim}'")
+    assert_user_error(isolate(suite, "bisect", "test_something_else_entirely"), "'isolate status' lists the 1 hunt")
     assert_user_error(isolate(tmp_path, "bisect", "anything"), "no hunt for")
     assert "isolate status" not in isolate(tmp_path, "bisect", "anything").stderr
     assert_user_error(isolate(suite, "bisect", victim, "--confidence", "1.5"), "--confidence")
