@@ -65,8 +65,9 @@ def summarize_source(source: Source, label: str, mtime: float | None, run_id: in
         tests = 0
         warnings.append(str(exc))
     else:
-        if tests == 0:
-            warnings.append(f"{label} {NO_RECORDS}")
+        if tests == 0:  # a stored run may be an empty one: 'testr run --load-list' of ids it did not find stores it
+            warnings.append(f"{label} {NO_RECORDS}" if run_id is None else
+                            f"run {run_id} ran no test (an empty run, or a damaged one: {label})")
     when = first[0][:19] if first else "-" if mtime is None else dt.datetime.fromtimestamp(mtime).isoformat(" ", "seconds")
     key = lambda tag: (len(tag), tag)  # noqa: E731  worker-2 before worker-10
     return RunSummary(run_id, when, tests, tuple(failures), tuple(sorted(workers, key=key)), tuple(warnings),

@@ -460,6 +460,9 @@ def test_a_stored_run_without_records_names_another_run_as_the_fix(polluted: Pat
     proc = isolate(suite, "extract", "--run", "0")
     assert_user_error(proc, "run 0 holds no subunit test records", "pass another run with --run ID", "isolate runs")
     assert "pass a stored run" not in proc.stderr
+    # runs lists it as a run that ran no test (QA: testr stores an empty run for a --load-list of
+    # ids it did not find, and it was called "not a subunit stream")
+    assert "warning: run 0 ran no test (an empty run, or a damaged one: " in isolate(suite, "runs").stdout
 
 
 def test_testr_crashed_worker_ignores_process_returncode(tmp_path: Path) -> None:
