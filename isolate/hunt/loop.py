@@ -557,7 +557,7 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
     """A Runner for the hunt's project, judging runs against the recorded failure; with a Dask
     `scheduler` address, its runs go to that cluster (the address is per session, not stored)."""
     from isolate.running.project import find_project, with_pytest_args
-    from isolate.running.signature import failing_line, function_of, signature_from_traceback
+    from isolate.running.signature import failure_point, function_of, signature_from_traceback
 
     merged = hunt.settings["search"]
     kind = hunt.settings.get("source", {}).get("kind")  # "pytest": a recording, config file or not
@@ -578,7 +578,7 @@ def make_runner(hunt: Hunt, scheduler: str | None = None,
         mode="fork" if fork else "fresh",  # "auto": fresh until loop.py's check
         timeout=float(timeout),
         expected_signature=signature_from_traceback(failure),
-        expected_line=failing_line(failure, function_of(hunt.victim)),
+        expected_point=failure_point(failure, function_of(hunt.victim)),
         any_failure=bool(merged["any_failure"]),
         count_crashes=crashed,
         scheduler=scheduler,

@@ -17,7 +17,8 @@ from typing import Any
 
 from isolate.orders.stream import FINAL, AfterEnd
 from isolate.orders.v2_reader import Damage, events
-from isolate.running.signature import failing_line, function_of, signature_from_traceback, signatures_match
+from isolate.running.signature import (chain_signatures, function_of, line_in, signature_from_traceback,
+                                      signatures_match)
 from isolate.words import seconds as duration
 
 FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
@@ -67,15 +68,18 @@ class Expectation:
     signature: str | None = None
     any_failure: bool = False
     count_crashes: bool = False
-    line: int | None = None  # the line of the test's own function at which the recorded failure left it
+    point: tuple[str, int] | None = None  # the file and line of the test's own function the recorded failure left
 
-    def reproduces(self, kind: str, signature: str | None) -> bool:
-        """Whether an outcome of ``kind`` with ``signature`` reproduces the recorded failure."""
+    def reproduces(self, kind: str, signature: str | None, details: str = "") -> bool:
+        """Whether an outcome of ``kind`` with ``signature`` reproduces the recorded failure: its
+        signature matches, or that of an exception its chain holds (``details``: its traceback; QA:
+        a `finally` that raised after the recorded failure hid it under its own)."""
         if kind == CRASH:
             return self.count_crashes
         if kind != FAIL:
             return False
-        return self.any_failure or signatures_match(self.signature, signature)
+        return (self.any_failure or signatures_match(self.signature, signature)
+                or (self.signature is not None and self.signature in chain_signatures(details)[:-1]))
 
     def went_past(self, kind: str, signature: str | None, details: str, target: str) -> bool:
         """Whether a failure of another way left the test at a later line of its own function than
@@ -83,10 +87,10 @@ class Expectation:
         not happen in this execution (straight-line code: a loop may bring it back), and the run
         is a pass of the recorded failure, not a run with no evidence (QA: a victim failing a
         second assert after a test that spoils what it checks was run 160 times for nothing)."""
-        if kind != FAIL or self.line is None or self.reproduces(kind, signature):
+        if kind != FAIL or self.point is None or self.reproduces(kind, signature, details):
             return False
-        at = failing_line(details, function_of(target))
-        return at is not None and at > self.line
+        at = line_in(details, function_of(target), self.point[0])  # (a chain of exceptions: None)
+        return at is not None and at > self.point[1]
 
 
 @dataclass
@@ -156,7 +160,7 @@ def judge(
 
     def outcome(kind: str, message: str, signature: str | None = None, details: str = "",
                 ran: tuple[str, ...] = (), hung: str | None = None, after: str | None = None) -> Outcome:
-        return Outcome(kind, seconds, signature, message, expect.reproduces(kind, signature),
+        return Outcome(kind, seconds, signature, message, expect.reproduces(kind, signature, details),
                        details, ran, returncode, hung, after=after,
                        past=expect.went_past(kind, signature, details, target))
 

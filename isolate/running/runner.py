@@ -58,7 +58,8 @@ class Runner:
 
     ``expected_signature`` is the recorded failure's signature (see :mod:`isolate.running.signature`);
     a ``fail`` only counts as ``reproduced`` when it matches, unless ``any_failure``; one of another way
-    at a later line of the test than ``expected_line`` (the recorded failure's) went past it (``past``).
+    at a later line of the test's function than ``expected_point`` (the recorded failure's file and line)
+    went past it (``past``).
     ``count_crashes`` makes a crash count as reproduction (the recorded failure was a crash).
     ``discover_all`` imports the whole test tree first, as stestr does, for failures that need
     some other module's import-time side effects. ``preload`` (fork mode only) names ids whose
@@ -77,7 +78,7 @@ class Runner:
         mode: str = "fresh",
         timeout: float | None = None,
         expected_signature: str | None = None,
-        expected_line: int | None = None,
+        expected_point: tuple[str, int] | None = None,
         any_failure: bool = False,
         count_crashes: bool = False,
         discover_all: bool = False,
@@ -100,7 +101,7 @@ class Runner:
         self.project = project
         self.mode = mode
         self.timeout = timeout
-        self.expect = Expectation(expected_signature, any_failure, count_crashes, expected_line)
+        self.expect = Expectation(expected_signature, any_failure, count_crashes, expected_point)
         self.discover_all = discover_all
         self.preload = tuple(preload)
         self.scheduler = scheduler

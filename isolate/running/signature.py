@@ -199,7 +199,7 @@ def signature_from_pytest(lines: list[str]) -> str | None:
     return f"{signature} @ {where}:{func}" if func else f"{signature} @ {where}"
 
 
-_FRAME_LINE_RE = re.compile(r'^\s*File "[^"]*", line (?P<line>\d+), in (?P<func>.+)$')
+_FRAME_LINE_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<func>.+)$')
 
 
 def function_of(test_id: str) -> str:
@@ -212,21 +212,25 @@ def function_of(test_id: str) -> str:
     return base.rsplit("::", 1)[-1].rsplit(".", 1)[-1].strip()
 
 
-def failing_line(text: str | None, function: str) -> int | None:
-    """The line of `function` (the test's own) at which its failure's traceback left it: the
-    deepest frame of that name, in a Python traceback or pytest's failure text; None when the
-    text holds no such frame."""
-    if not text or not function:
+_CHAINED = ("During handling of the above exception, another exception occurred:",
+            "The above exception was the direct cause of the following exception:")
+
+
+def _frames_of(text: str | None, function: str) -> list[tuple[str, int]] | None:
+    """(file base name, line) of every frame of `function` in a failure's traceback (a Python one
+    or pytest's failure text), outermost first; None when the text holds a chain of exceptions
+    (an earlier one, the recorded failure say, may lie under the last) or nothing to read."""
+    if not text or not function or any(chained in text for chained in _CHAINED):
         return None
     lines = text.replace("\r\n", "\n").splitlines()
-    found: int | None = None
+    found: list[tuple[str, int]] = []
     if _is_pytest_text(lines):
         section_def = ""
         for line in lines:
             if (loc := _PYTEST_LOCATION_RE.match(line)) is not None and not _PYTEST_E_RE.match(line):
                 msg = loc.group("msg").strip()
                 if (msg[3:].strip() if msg.startswith("in ") else section_def) == function:
-                    found = int(loc.group("line"))
+                    found.append((loc.group("file").replace("\\", "/").rsplit("/", 1)[-1], int(loc.group("line"))))
                 section_def = ""
             elif _PYTEST_SEPARATOR.match(line.strip()):
                 section_def = ""
@@ -236,5 +240,37 @@ def failing_line(text: str | None, function: str) -> int | None:
     start = max((i for i, line in enumerate(lines) if line.strip() == _TRACEBACK_HEADER), default=-1)
     for line in lines[start + 1:]:
         if (frame := _FRAME_LINE_RE.match(line)) is not None and frame.group("func").strip() == function:
-            found = int(frame.group("line"))
+            found.append((frame.group("file").replace("\\", "/").rsplit("/", 1)[-1], int(frame.group("line"))))
     return found
+
+
+def chain_signatures(text: str | None) -> list[str]:
+    """The signature of every exception of a chain ("During handling of the above exception,
+    another exception occurred", "The above exception was the direct cause ..."), first raised
+    first; one for a failure without a chain (signature_from_traceback's, the last one's)."""
+    if not text or not any(chained in text for chained in _CHAINED):
+        one = signature_from_traceback(text)
+        return [one] if one else []
+    blocks = [""]
+    for line in text.replace("\r\n", "\n").splitlines(keepends=True):
+        if line.strip() in _CHAINED:
+            blocks.append("")
+        else:
+            blocks[-1] += line
+    return [sig for block in blocks if (sig := signature_from_traceback(block))]
+
+
+def failure_point(text: str | None, function: str) -> tuple[str, int] | None:
+    """Where the test's own function (`function`) was when its failure left it: the file and line
+    of the deepest frame of that name; None when the text holds no such frame, or a chain of
+    exceptions."""
+    frames = _frames_of(text, function)
+    return frames[-1] if frames else None
+
+
+def line_in(text: str | None, function: str, file: str) -> int | None:
+    """The line of the deepest frame of `function` in `file` (a base name) at which a failure
+    left it: the same function of the same file as a recorded failure's point (an inherited test
+    calling its base class's of the same name is another frame); None as failure_point."""
+    frames = [line for name, line in _frames_of(text, function) or () if name == file]
+    return frames[-1] if frames else None

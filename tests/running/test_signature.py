@@ -8,8 +8,8 @@ import unittest
 from testtools.content import TracebackContent
 
 from isolate.running.judge import FAIL, PASS, Expectation
-from isolate.running.signature import (failing_line, function_of, normalise_message, signature_from_traceback,
-                                      signatures_match)
+from isolate.running.signature import (chain_signatures, failure_point, function_of, line_in, normalise_message,
+                                      signature_from_traceback, signatures_match)
 
 
 def traceback_of(func_name: str, body: str) -> str:
@@ -110,20 +110,41 @@ E       AssertionError: assert 3 == 0
 tests/test_c.py:{line}: AssertionError"""
 
 
-def test_the_line_of_the_test_s_own_function_a_failure_left_it_at() -> None:
-    assert failing_line(TWO_ASSERTS_TB.format(line=12), "test_victim") == 12  # not the helper's 40
-    assert failing_line(TWO_ASSERTS_PYTEST.format(line=30), "test_victim") == 30
-    assert failing_line(TWO_ASSERTS_TB.format(line=12), "test_other") is None
-    assert failing_line("", "test_victim") is None and failing_line(None, "test_victim") is None
+def test_the_point_of_the_test_s_own_function_a_failure_left() -> None:
+    assert failure_point(TWO_ASSERTS_TB.format(line=12), "test_victim") == ("test_c.py", 12)  # not the helper's 40
+    assert failure_point(TWO_ASSERTS_PYTEST.format(line=30), "test_victim") == ("test_c.py", 30)
+    assert failure_point(TWO_ASSERTS_TB.format(line=12), "test_other") is None
+    assert failure_point("", "test_victim") is None and failure_point(None, "test_victim") is None
     assert [function_of(i) for i in ("a.b.C.test_x(s.1)", "t/f.py::C::test_y[1.5]", "t/f.py::test_z")] == [
         "test_x", "test_y", "test_z"]
+
+
+INHERITED_TB = """Traceback (most recent call last):
+  File "/p/tests/test_z_victim.py", line 5, in test_victim
+    super().test_victim()
+  File "/p/tests/base.py", line 26, in test_victim
+    assert state.B == "b", "B leaked"
+AssertionError: B leaked
+"""
+CHAINED_TB = """Traceback (most recent call last):
+  File "/p/tests/test_c.py", line 29, in test_victim
+    self.assertIn("c", state.REGISTRY)
+AssertionError: 'c' not found
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/p/tests/test_c.py", line 31, in test_victim
+    state.release()
+RuntimeError: hook failed
+"""
 
 
 def test_a_failure_of_another_way_at_a_later_line_went_past_the_recorded_one() -> None:
     """The recorded failure left the test at line 29; a failure of another way at line 30 ran past
     it (a pass of it), one at line 28 or 29 may have hidden it (no evidence either way)."""
     recorded = TWO_ASSERTS_PYTEST.format(line=29).replace("level", "debug")
-    expect = Expectation(signature_from_traceback(recorded), line=failing_line(recorded, "test_victim"))
+    expect = Expectation(signature_from_traceback(recorded), point=failure_point(recorded, "test_victim"))
     victim = "tests/test_c.py::test_victim"
     later, earlier = TWO_ASSERTS_TB.format(line=30), TWO_ASSERTS_TB.format(line=28)
     assert expect.went_past(FAIL, signature_from_traceback(later), later, victim)
@@ -132,4 +153,30 @@ def test_a_failure_of_another_way_at_a_later_line_went_past_the_recorded_one() -
     assert not expect.went_past(FAIL, signature_from_traceback(same_line), same_line, victim)
     assert not expect.went_past(PASS, None, "", victim)
     assert not expect.went_past(FAIL, expect.signature, recorded.replace(":29:", ":31:"), victim)  # a reproduction
-    assert not Expectation(expect.signature).went_past(FAIL, None, later, victim)  # no recorded line
+    assert not Expectation(expect.signature).went_past(FAIL, None, later, victim)  # no recorded point
+    # QA: a `finally` that raised after the recorded failure (line 31, its chain holding line 29's)
+    assert line_in(CHAINED_TB, "test_victim", "test_c.py") is None
+    assert not expect.went_past(FAIL, signature_from_traceback(CHAINED_TB), CHAINED_TB, victim)
+
+
+def test_an_inherited_test_of_the_same_name_in_another_file_is_not_the_recorded_point() -> None:
+    """QA: the deepest frame named test_victim was the base class's (base.py:26), compared with
+    the recorded line 6 of test_z_victim.py; the subclass's own frame was at line 5, before it."""
+    expect = Expectation("AssertionError: A leaked @ test_z_victim.py:test_victim", point=("test_z_victim.py", 6))
+    assert line_in(INHERITED_TB, "test_victim", "test_z_victim.py") == 5
+    assert not expect.went_past(FAIL, signature_from_traceback(INHERITED_TB), INHERITED_TB,
+                                "tests/test_z_victim.py::TestVictim::test_victim")
+    assert expect.went_past(FAIL, "RuntimeError: x", INHERITED_TB.replace("line 5,", "line 7,"),
+                            "tests/test_z_victim.py::TestVictim::test_victim")
+
+
+def test_a_chain_that_holds_the_recorded_failure_reproduces_it() -> None:
+    """QA: the recorded assert failed, then a `finally` raised: the run's signature (the last
+    exception's) was another way, and the run read as a pass of the very failure it showed."""
+    first, last = chain_signatures(CHAINED_TB)
+    assert first.startswith("AssertionError: 'c' not found @ test_c.py:test_victim") and last.startswith("RuntimeError")
+    assert chain_signatures(TWO_ASSERTS_TB.format(line=3)) == [signature_from_traceback(TWO_ASSERTS_TB.format(line=3))]
+    expect = Expectation(first, point=("test_c.py", 29))
+    assert expect.reproduces(FAIL, last, CHAINED_TB) and not expect.reproduces(FAIL, last, "")
+    other = Expectation("KeyError: 'x' @ test_c.py:test_victim", point=("test_c.py", 29))
+    assert not other.reproduces(FAIL, last, CHAINED_TB)
