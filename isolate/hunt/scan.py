@@ -45,7 +45,8 @@ def merged(problem: Problem, verdict: Verdict, scanned: Verdict, index: tuple[in
     among the evidence, and its new runs and seconds counted (not those of `seed`, the hunt's
     runs it started from)."""
     found = tuple(replace(c, tests=tuple(index[i] for i in c.tests), evidence=c.evidence[:-1] + (
-        "found by the scan: the lists that held it and the rest passed (a later test undoes it)",) + c.evidence[-1:])
+        "found by the scan: the lists that held it and the rest showed no failure of it (a later test undoes it,"
+        " or another hides it)",) + c.evidence[-1:])
         for c in scanned.causes)
     culprits = tuple(sorted(set(verdict.culprits) | {i for c in found for i in c.tests}))
     lines = tuple(c.evidence[0] for c in found) + (scanned.stop,)

@@ -47,6 +47,9 @@ def test_without_the_scan_the_masked_polluter_is_missed_and_resuming_with_it_add
     [masked] = [c for c in scanned["causes"] if c["name"] == MASKED]
     assert masked["scope"] == "test" and masked["tests"] == [MASKED] and masked["confidence"] >= 0.99, masked
     assert any(line.startswith("found by the scan") for line in masked["evidence"]), masked["evidence"]
+    # an earlier test hiding its failure shows the same way as a later one undoing it (QA): both said
+    assert "found by the scan: the lists that held it and the rest showed no failure of it (a later test undoes" \
+        " it, or another hides it)" in masked["evidence"], masked["evidence"]
     assert f"{MASKED} made it fail there, though no list of the rest did" in scanned["stop"], scanned["stop"]
     entries = journal(suite)
     phased = [e for e in entries[before:] if e.get("phase") != "fork-check"]
