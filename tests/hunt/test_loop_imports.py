@@ -91,3 +91,38 @@ def test_earlier_stored_runs_count_as_having_imported_every_module(tmp_path: Pat
     check_verdict(verdict)
     assert "counted 2 earlier runs from stored history" in "\n".join(verdict["causes"][0]["evidence"]
                                                                    + verdict.get("evidence", [])), verdict
+
+
+IMPORTED_ELSEWHERE = {
+    ".stestr.conf": "[DEFAULT]\ntest_path=./pkg/tests\ntop_dir=./\ngroup_regex=([^\\.]+\\.[^\\.]+\\.[^\\.]+)\\.\n",
+    "pkg/__init__.py": "",
+    "pkg/state.py": "STATE = {}\n",
+    "pkg/tests/__init__.py": "",
+    "pkg/tests/test_a.py": "import unittest\nfrom pkg import state\nstate.STATE['x'] = 1  # at import\n\n\n"
+                           "class A(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    "pkg/tests/test_b.py": "import unittest\nfrom pkg import state\n\n\nclass B(unittest.TestCase):\n"
+                           "    def test_b1(self):\n        pass\n\n    def test_victim(self):\n"
+                           "        self.assertNotIn('x', state.STATE)\n",
+}
+
+
+def test_a_list_that_never_fails_points_to_the_modules_discovery_imported(tmp_path: Path) -> None:
+    """QA: under pytest-xdist --dist loadfile a worker collected (imported) a file whose tests ran
+    on the other worker, and its import broke the victim; a run imports only its list's modules,
+    so 2,188 runs passed with no word of why. stestr's workers import every module too."""
+    for name, text in IMPORTED_ELSEWHERE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    stestr_run(tmp_path, "--concurrency", "2")  # one module a worker: the victim's imported test_a too
+    assert isolate(tmp_path, "extract").returncode == 0
+    step = f".isolate/{hunt_name('pkg.tests.test_b.B.test_victim')}/step-000.txt"
+    assert (tmp_path / step).read_text().split() == ["pkg.tests.test_b.B.test_b1", "pkg.tests.test_b.B.test_victim"]
+    proc = isolate(tmp_path, "bisect", "test_victim", "--fork-server", "--max-runs", "80", "--jobs", "1", "--json")
+    verdict = json.loads(proc.stdout)
+    assert verdict["verdict"] == "not-reproduced", verdict
+    hint = (f"if importing another module sets the state, this shows it: 'isolate replay {step} --discover-all"
+            " --times 5'")
+    assert any(line.startswith("the full list has not failed in ") and line.endswith(hint)
+               for line in verdict["evidence"]), verdict["evidence"]
+    shown = isolate(tmp_path, "replay", step, "--discover-all", "--times", "5")
+    assert shown.returncode == 1 and "reproduced 5/5" in shown.stdout, shown.stdout  # as the hint says
