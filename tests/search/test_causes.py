@@ -107,6 +107,25 @@ def test_a_pytest_file_of_functions_whose_every_test_pollutes_is_one_cause_of_sc
         assert any(o.included == frozenset(backend) - {first} for o in history for first in backend), history
 
 
+def test_a_cause_that_is_the_only_test_of_its_class_in_the_list_says_the_class_may_act_alike() -> None:
+    """QA: a setup_class polluter of which xdist gave the worker one test was named as that test,
+    with nothing pointing at the class's set-up (the class cause of its serial recording)."""
+    names = ("tests/test_a.py::test_a0", "tests/test_a.py::test_a1", "tests/test_g.py::TestTwoFirst::test_t1",
+             "tests/test_h.py::test_h0", "tests/test_h.py::test_h1", "tests/test_h.py::TestMore::test_m0",
+             "tests/test_h.py::TestMore::test_m1")
+    pb = Problem(names, "tests/test_z.py::test_victim", tuple(0.1 for _ in names), 0.1, 1.0)
+    s = Suite(pb, Truth((Cause(frozenset({2}), 1.0),), 0.0, frozenset({2})))
+    v, _, _ = hunt(s, Settings(), random.Random(0))
+    [cause] = v.causes
+    assert (cause.scope, cause.tests) == ("test", (2,)), cause
+    assert cause.evidence[-2] == ("the only test of tests/test_g.py::TestTwoFirst in the list: its class's set-up or"
+                                  " shared state acts alike, and no other test of the class ran to tell them apart")
+    assert cause.evidence[-1].startswith("rate "), cause.evidence  # last, as the report reads it
+    s = Suite(pb, Truth((Cause(frozenset({5}), 1.0),), 0.0, frozenset({5})))  # a class with another test listed
+    v, _, _ = hunt(s, Settings(), random.Random(0))
+    assert not any("the only test of" in line for line in v.causes[0].evidence), v.causes
+
+
 def test_mixed_rates_are_all_found_and_the_outcome_does_not_depend_on_jobs() -> None:
     s = suite(40, [({3}, 0.5), ({30}, 0.3)])
     for batch in (1, 2, 4, 8):

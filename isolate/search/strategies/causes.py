@@ -907,6 +907,11 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     lines = [head]
     if alone_r:
         lines.append(f"its tests alone before the victim: fails {alone_f}/{alone_r}")
+    if cause.scope == "test" and (owner := class_of(problem.predecessors[cause.tests[0]])) is not None \
+            and sum(class_of(name) == owner for name in problem.predecessors) == 1:
+        # QA: a setup_class polluter whose class had one test on the worker was named as that test
+        lines.append(f"the only test of {owner} in the list: its class's set-up or shared state acts alike,"
+                     " and no other test of the class ran to tell them apart")
     each = "" if cause.per_execution is None else f" ({fraction(cause.per_execution, 2)} per execution)"
-    lines.append(f"rate {fraction(cause.rate)}{each}, confidence {probability(cause.confidence)}")
+    lines.append(f"rate {fraction(cause.rate)}{each}, confidence {probability(cause.confidence)}")  # (last: see report)
     return tuple(lines)
