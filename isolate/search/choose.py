@@ -402,5 +402,5 @@ def _reason(problem: Problem, included: tuple[int, ...], mass: float, cost: floa
     if verifying and mass < 0.005:  # the leader left out: the list should pass (QA: "hold 0% of the suspicion")
         return (f"{len(included)} of {n} predecessors, without the leading suspect: the victim should pass after"
                 f" them if the suspect is the cause ({seconds(cost)} per run, {mi:.3f} {expected})")
-    return (f"{len(included)} of {n} predecessors hold {mass:.0%} of the suspicion "
+    return (f"{len(included)} of {n} predecessors {'holds' if len(included) == 1 else 'hold'} {mass:.0%} of the suspicion "
             f"({seconds(cost)} per run, {mi:.3f} {expected})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 
@@ -597,3 +598,18 @@ def test_a_list_without_the_leader_run_to_verify_it_says_so_not_0_percent() -> N
             said.append(q)
         history.extend(simulate_batch(suite, q, rng, 1)[0])
     assert said and all(not set(q.culprits) & set(s.included) for s in said), (said, q)
+
+
+def test_one_predecessor_holds_the_suspicion() -> None:
+    """QA: "1 of 27 predecessors hold 75% of the suspicion"."""
+    from isolate.search.simulate import simulate_batch
+
+    suite = scenario("single p=1", 27, random.Random(3))
+    rng = random.Random(3)
+    history: list[Observation] = []
+    reasons = []
+    while not isinstance(q := decide(suite.problem, history, Settings()), Verdict):
+        reasons.append(q.reason)
+        history.extend(simulate_batch(suite, q, rng, 1)[0])
+    assert not any(re.search(r"\b1 of \d+ predecessors hold ", r) for r in reasons), reasons
+    assert any(re.search(r"\b1 of \d+ predecessors holds \d+% of the suspicion", r) for r in reasons), reasons
