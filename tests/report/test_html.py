@@ -500,7 +500,7 @@ def test_a_phone_wide_window_scrolls_the_tables_not_the_page(tmp_path: Path, hun
 def test_a_test_id_in_a_steps_reason_wraps_instead_of_widening_the_table(tmp_path: Path,
                                                                          hunted: tuple[Path, Path]) -> None:
     """QA: a hunt of sample_suites/several_polluters asked "is tills.tests.sales.test_rounding.
-    RoundingModeTest.test_unknown_mode_rejected a cause too, like the rest of its class?": the
+    RoundingModeTest.test_unknown_mode_rejected a cause too, like another test of its class?": the
     id, with no place to break, made the steps table 1007 px wide in a 929 px column at a
     1000 px window, and every reason was cut at the window's edge until scrolled."""
     from dataclasses import replace
@@ -512,7 +512,7 @@ def test_a_test_id_in_a_steps_reason_wraps_instead_of_widening_the_table(tmp_pat
     [hunt] = hunts_for(hunts_root(suite), VICTIM)
     page = gather(hunt)
     asked = ("is tills.tests.sales.test_rounding.RoundingModeTest.test_unknown_mode_rejected_with_a_longer_name"
-             " a cause too, like the rest of its class? alone before the victim")
+             " a cause too, like another test of its class? alone before the victim")
     steps = (replace(page.steps[0], reason=asked), *page.steps[1:])
     found = measured(tmp_path, page_html(replace(page, steps=steps)), 'const t = document.getElementById("step-table");'
                      ' return [t.offsetWidth, t.parentElement.clientWidth];', (1000, 1280))

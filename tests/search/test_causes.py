@@ -771,7 +771,7 @@ def test_two_causes_that_each_fail_every_run_alone_are_compared_with_the_victim_
     r = repeat_trial(s, Settings(confidence=0.99, max_runs=400), random.Random("run|class p=1|300|7|8"), AUTO_K,
                      auto=True, batch=8)
     assert r.trial.correct
-    first = next(i for i, x in enumerate(reasons) if "like the rest of its class" in x)
+    first = next(i for i, x in enumerate(reasons) if "like another test of its class" in x)
     end = next(i for i, x in enumerate(reasons) if x.startswith("without the causes found"))
     assert first < end and not any("where do the lists start to fail" in x for x in reasons[first:end]), reasons
 

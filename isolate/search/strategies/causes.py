@@ -538,7 +538,7 @@ def _probe_classmates(problem: Problem, t: Tally, chain: Sequence[int], found_id
             who = names[m]
             if f and _background(t, m, past)[1] < r:
                 return _probe(problem, (), f"is {who} a cause too? the victim alone, to compare", batch, budget)
-            return _probe(problem, (m,), f"is {who} a cause too, like the rest of its {scope}? alone before the"
+            return _probe(problem, (m,), f"is {who} a cause too, like another test of its {scope}? alone before the"
                                          " victim", batch, budget)
     return _probe_together(problem, together_probes, batch, budget) if together_probes else None
 
