@@ -102,7 +102,7 @@ def test_a_pytest_file_of_functions_whose_every_test_pollutes_is_one_cause_of_sc
         (cause,) = v.causes
         assert (cause.scope, cause.name, set(cause.tests)) == ("module", "tests/test_backend.py", backend), cause
         assert cause.evidence[0].startswith("any test of tests/test_backend.py before it (3 tests; a module-scoped"
-                                            " fixture, setup_module or shared state of the module): fails "), cause
+                                            " fixture, setup_module, its import or shared state of the module): fails "), cause
         # after the first cause, the file's other tests together alone before the victim
         assert any(o.included == frozenset(backend) - {first} for o in history for first in backend), history
 

@@ -898,8 +898,8 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
         head = f"importing {cause.name} before it{only}: fails {af}/{ar}, {without}"
     elif cause.scope in ("class", "module"):
         pytest = "::" in problem.predecessors[cause.tests[0]]  # its fixtures of that scope, not setUpClass's
-        how = (f"a {cause.scope}-scoped fixture, setup_{cause.scope}" if pytest
-               else f"set{'UpClass' if cause.scope == 'class' else 'UpModule'}")
+        how = (f"a {cause.scope}-scoped fixture, setup_{cause.scope}" + (", its import" if cause.scope == "module" else "")
+               if pytest else f"set{'UpClass' if cause.scope == 'class' else 'UpModule'}")
         head = (f"any test of {cause.name} before it ({len(cause.tests)} tests; {how} or shared state of the"
                 f" {cause.scope}): fails {af}/{ar} with one of them{only}, {without}")
     else:
