@@ -559,7 +559,7 @@ def test_a_leader_run_alone_to_verify_it_says_the_suspicion_it_holds() -> None:
     history = [obs(range(4), True), obs({1, 2}, True), obs({1}, False), obs({2}, True), obs((), False, 2)]
     q = decide(pb, history, Settings(strategy="single"))
     assert isinstance(q, Query) and q.included == (2,), q
-    assert int(q.reason.split(" hold ")[1].split("%")[0]) >= 90, q.reason
+    assert int(q.reason.split(" holds ")[1].split("%")[0]) >= 90, q.reason  # (one test: "holds")
     assert q.reason.endswith("bits of evidence for the leader expected, should it be right)"), q.reason
 
 
