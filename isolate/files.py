@@ -180,3 +180,11 @@ def read_list(path: Path) -> tuple[str, ...]:
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text; pass a file with one test id per line") from None
     return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def from_here(path: Path) -> str:
+    """`path` as messages show it: relative to the working directory when it lies below it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from isolate.errors import UserError
-from isolate.files import read_text, reject_non_finite
+from isolate.files import from_here, read_text, reject_non_finite
 from isolate.hunt.history import judged, read_history, stored_rate
 from isolate.hunt.journal import Entry, Position, journal_since, judged_for
 from isolate.hunt.store import FORK_CHECK_PHASE, Hunt, read_fork_check, read_steps, repeat_of, repeats_from
@@ -137,7 +137,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             continue  # single runs among K-fold ones a search cannot read: wall time only
         if number < single:  # a single run among K-fold ones, read as stored runs are
             ids = steps.get(entry.step)
-            if (entry.reproduced or entry.outcome == "pass" or entry.past) and ids and ids[-1] == problem.victim \
+            if entry.telling and ids and ids[-1] == problem.victim \
                     and all(i in index for i in ids[:-1]):
                 observations.append(Observation(frozenset(index[i] for i in ids[:-1]), entry.reproduced,
                                                 entry.seconds, stored=True, here=True))
@@ -166,7 +166,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             continue
         included = frozenset(index[i] for i in ids[:-1])
         overheads.append(entry.seconds - sum(problem.durations[i] for i in included) - problem.victim_duration)
-        if entry.reproduced or entry.outcome == "pass" or entry.past:
+        if entry.telling:
             observations.append(Observation(included, entry.reproduced, entry.seconds, executions=len(every),
                                             reproductions=every.count("r")))
         else:
@@ -314,21 +314,19 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int =
     full = frozenset(range(len(ev.problem.predecessors)))
     passed = sum(o.count for o in ev.observations if o.included == full and not o.stored)
     if not reproduced and passed >= IMPORTS_HINT and where is not None and ev.phase is None:
-        step = where / "step-000.txt"  # QA: 2,188 runs of a list whose failure came from another file's import
-        step = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
+        step = from_here(where / "step-000.txt")  # QA: 2,188 runs of a list whose failure came from another file's import
         notes += (f"the full list has not failed in {passed} runs: the recorded worker imported every test module"
                   " of its run before its tests (unittest discovery, pytest collection), a run here only its list's;"
                   " if importing another module sets the state, this shows it:"
-                  f" {quoted(f'isolate replay {shlex.quote(str(step))} --discover-all --times 5')}",)
+                  f" {quoted(f'isolate replay {shlex.quote(step)} --discover-all --times 5')}",)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:
         common = max(ev.other_failures, key=lambda s: ev.other_failures[s])
         lists = ev.other_steps.get(common, ())
         shown = ""
         if lists and where is not None:  # QA: which lists showed it, to see it again (digits only: said once)
-            step = where / f"step-{lists[0]:03d}.txt"
-            step = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
-            shown = (f" (lists that showed it: {len(lists)}, the first {step.name}; see it with"
-                     f" {quoted(f'isolate replay {shlex.quote(str(step))} --times 3')})")
+            name = f"step-{lists[0]:03d}.txt"
+            shown = (f" (lists that showed it: {len(lists)}, the first {name}; see it with"
+                     f" {quoted(f'isolate replay {shlex.quote(from_here(where / name))} --times 3')})")
         notes += (f"the victim failed {another} times another way ({common}){shown}, {counted(reproduced, 'time')}"
                   " the recorded way; if it is the same failure, run again with --any-failure"
                   + ("; if it comes from runs at once sharing something (a fixed port, a file outside the"

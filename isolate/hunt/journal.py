@@ -37,6 +37,12 @@ class Entry:
     after: str | None = None  # a crash between tests: the last test that finished before the process ended
     past: bool | None = None  # True: a fail of another way past the recorded failure's line (running.judge): a pass of it
 
+    @property
+    def telling(self) -> bool:
+        """Whether the run is evidence either way of the recorded failure: it reproduced it, or it
+        passed, or it failed another way past it (`past`)."""
+        return self.reproduced or self.outcome == "pass" or bool(self.past)
+
 
 def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
     """The journal entry of a run of `step`'s list that just ended with `outcome` (a
@@ -45,7 +51,7 @@ def entry_of(step: int, outcome: Any, phase: str | None, mode: str) -> Entry:
                  dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"), outcome.hung,
                  None if outcome.executor == "local" else outcome.executor, phase,
                  "fork" if mode == "fork" else None, outcome.executions or None, _ended_after(outcome),
-                 True if getattr(outcome, "past", False) and not outcome.reproduced else None)
+                 True if outcome.past and not outcome.reproduced else None)
 
 
 def _ended_after(outcome: Any) -> str | None:

@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from isolate.errors import UserError
+from isolate.files import from_here
 from isolate.hunt.lock import Lock
 from isolate.hunt.store import (Hunt, all_hunts, create_hunt, find_hunt, hunt_dir, hunts_root, make_hunt_dir,
                                  source_paths)
 from isolate.orders.extract import (
     UNTAGGED,
     Extraction,
+    closest_id,
     extract,
     file_source,
     stream_source,
@@ -83,7 +85,7 @@ def extract_to_hunt(
     with Lock(path, warnings.append):  # a running hunt of this test refuses, before anything is written
         hunt = create_hunt(root, result.victim, order, result.failure, source_paths(origin, root), force, durations)
     step = hunt.step_path(0)
-    shown = step.relative_to(Path.cwd()) if step.is_relative_to(Path.cwd()) else step
+    shown = from_here(step)
     who = f"{label} (no worker tags)" if result.worker == UNTAGGED else f"{result.worker} of {label}"
     summary = (
         f"{who} ran {counted(len(result.predecessors), 'test')} before {result.victim};"
@@ -192,12 +194,9 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
         hunts = all_hunts(root) if root is not None else []
         others = len(hunts)  # a typo in an id: say the hunts are there
         listed = f" ('isolate status' lists the {counted(others, 'hunt')} here)" if others else ""
-        import difflib  # only on this error path
-
-        short = {h.victim.rsplit("::", 1)[-1].rsplit(".", 1)[-1]: h.victim for h in hunts}
-        near = difflib.get_close_matches(test, list(short), n=1, cutoff=0.8)
-        if near:  # QA: the fix it gave repeated the typo
-            raise UserError(f"no hunt for {test!r}; did you mean {short[near[0]]}? fix: {on_test('isolate bisect', short[near[0]])}")
+        near = closest_id(test, [h.victim for h in hunts])
+        if near is not None:  # QA: the fix it gave repeated the typo
+            raise UserError(f"no hunt for {test!r}; did you mean {near}? fix: {on_test('isolate bisect', near)}")
         raise UserError(
             f"no hunt for {test!r}{listed}; start one with {on_test('isolate extract --test', test)}, or with"
             f" {on_test('isolate bisect', test, ' --run ID [--worker TAG]')}"

@@ -239,13 +239,22 @@ def _resolve_test(ids: Collection[str], label: str, test: str) -> str:
     return partial[0] if partial else test
 
 
-def _not_in(test: str, ids: Collection[str], label: str) -> UserError:
-    """`test` is in none of `ids`: the error, naming the closest id when one is near (a typo)."""
-    import difflib  # only on this error path
+def closest_id(test: str, ids: Collection[str]) -> str | None:
+    """The id of `ids` whose test name (its last part) is closest to `test`, when one is near: what a
+    typo in a test's name meant. Imports difflib: for error paths only."""
+    import difflib
 
     short = {test_id.rsplit("::", 1)[-1].rsplit(".", 1)[-1]: test_id for test_id in sorted(ids)}
     near = difflib.get_close_matches(test, list(short), n=1, cutoff=0.8)
-    guess = short[near[0]] if near else next(iter(difflib.get_close_matches(test, list(ids), n=1, cutoff=0.8)), None)
+    return short[near[0]] if near else None
+
+
+def _not_in(test: str, ids: Collection[str], label: str) -> UserError:
+    """`test` is in none of `ids`: the error, naming the closest id when one is near (a typo in its
+    name, or in the whole id)."""
+    import difflib  # only on this error path
+
+    guess = closest_id(test, ids) or next(iter(difflib.get_close_matches(test, list(ids), n=1, cutoff=0.8)), None)
     if guess is not None:
         return UserError(f"test {test} is not in {label}; did you mean {guess}? fix: pass that id")
     return UserError(f"test {test} is not in {label}; fix: check the id ('isolate runs' lists each run's failing"

@@ -137,7 +137,7 @@ def _observations_after_each_entry(hunt: Hunt, ev: Evidence, entries: list[Entry
         valid = (ids is not None and bool(ids) and ids[-1] == ev.problem.victim and all(i in index for i in ids[:-1])
                  and phase_of(entry, checked) == ev.phase  # a cleaner phase's lists are its own evidence
                  and number >= single)
-        counted.append(counted[-1] + (1 if valid and (entry.reproduced or entry.outcome == "pass" or bool(entry.past)) else 0))
+        counted.append(counted[-1] + (1 if valid and entry.telling else 0))
     if counted[-1] != len(ev.observations):  # cannot happen when both read the same entries; never overrun
         counted = [min(c, len(ev.observations)) for c in counted]
     return counted

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from isolate.files import read_list
+from isolate.files import from_here, read_list
 from isolate.search.model import Problem, Verdict
 from isolate.search.repeats import per_execution
 from isolate.search.posterior import Answer
@@ -116,9 +116,9 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     spent = f" in {duration(wall)}" if wall is not None else ""
     earlier = f" (and {counted(history_runs, 'earlier stored run')})" if history_runs else ""
     lines.append(f"  {_runs(verdict.runs - history_runs, ignored)}{spent}{earlier}, {duration(verdict.seconds)} of test"
-                 f" time; hunt in {_rel(hunt)}")
+                 f" time; hunt in {from_here(hunt)}")
     if reproducer is not None:
-        shown = shlex.quote(_rel(reproducer))
+        shown = shlex.quote(from_here(reproducer))
         lines.append(f"  reproduce: isolate replay {shown} --times 20")
         if kind == "stestr" and reproducer.is_file() and stestr_keeps_order(read_list(reproducer)):
             root = hunt.parent.parent  # stestr runs from the project's root, where its .stestr.conf is
@@ -126,7 +126,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
             listed = shown if not here else shlex.quote(str(reproducer.relative_to(root)))
             lines.append(f"         or: {here}stestr run --serial --load-list {listed}")
     if verdict.kind == "brittle" and reproducer is not None:
-        passing = shlex.quote(_rel(reproducer.with_name("passing.txt")))
+        passing = shlex.quote(from_here(reproducer.with_name("passing.txt")))
         lines.append(f"  passes with the setter(s) first: isolate replay {passing} --times 20")
         lines.append("  fix: give the victim the setup the setter(s) do (setUp, a fixture), so it passes alone")
     return "\n".join(lines)
@@ -205,13 +205,6 @@ def short_name(test_id: str) -> str:
     opened = test_id.find("(") if test_id.endswith(")") else -1
     name, params = (test_id[:opened], test_id[opened:]) if opened >= 0 else (test_id, "")
     return name.rsplit(".", 1)[-1] + params
-
-
-def _rel(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def describe(problem: Problem, answer: Answer) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
 from typing import Any
 
+from isolate.files import from_here
 from isolate.hunt.verify import JOURNAL, NAMES, Verification
 from isolate.words import counted, fraction
 
@@ -25,18 +25,18 @@ def as_text(v: Verification) -> str:
         odd = next((c for c in v.counts if c.other), v.counts[0])
         lines.append(f"inconclusive: {counted(sum(odd.other.values()), 'run')} of {NAMES[odd.target.name]} ended otherwise"
                      f" (neither a pass nor the recorded failure); see how with:"
-                     f" isolate replay {_rel(odd.target.path)} --json")
+                     f" isolate replay {from_here(odd.target.path)} --json")
     for c in v.counts:
         if not c.runs:
-            lines.append(f"  {NAMES[c.target.name]}: not run  ({_rel(c.target.path)})")
+            lines.append(f"  {NAMES[c.target.name]}: not run  ({from_here(c.target.path)})")
             continue
         other = "".join(f", {n} {kind}" for kind, n in sorted(c.other.items()))
         lines.append(f"  {NAMES[c.target.name]}: {c.fails}/{c.runs} failed the recorded way,"
-                     f" {c.passes} passed{other}  ({_rel(c.target.path)})")
+                     f" {c.passes} passed{other}  ({from_here(c.target.path)})")
     per_run = f" a run ({v.executions} executions of the victim each, as in the hunt)" if v.executions > 1 else ""
     lines.append(f"  estimated failure rate before the fix: {fraction(v.rate)}{per_run}; {counted(v.needed, 'pass', 'passes')}"
                  f" of each list rule it out at {_confidence(v.confidence)} (n = ceil(ln(1-c)/ln(1-p)))")
-    lines.append(f"  attempt {v.attempt}, {counted(v.session_runs, 'run')} this time; journal {_rel(v.hunt.path / JOURNAL)}")
+    lines.append(f"  attempt {v.attempt}, {counted(v.session_runs, 'run')} this time; journal {from_here(v.hunt.path / JOURNAL)}")
     return "\n".join(lines)
 
 
@@ -50,13 +50,6 @@ def summary(v: Verification, at: str) -> str:
         head = as_text(v).splitlines()[0]
     when = f", last run {at[:16].replace('T', ' ')} UTC" if at else ""
     return f"{head} (attempt {v.attempt}{when})"
-
-
-def _rel(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def as_data(v: Verification) -> dict[str, Any]:

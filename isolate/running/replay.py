@@ -151,6 +151,7 @@ def replay(
         raise UserError(f"--target {target!r} is not in {list_path}; fix: name a test id of the "
                         "list, or drop --target to use its last line")
     recorded = recorded_failure(list_path, signature_from)
+    any_failure = any_failure or recorded.hunt_any_failure  # as the list's hunt counts them
     project = find_project(project_dir or Path.cwd())
     project = with_pytest_args(project, pytest_args)
     finished: list[Outcome] = []
@@ -167,8 +168,7 @@ def replay(
     stopped = ""
     with _sigterm_interrupts(), Runner(
         project, mode=mode, timeout=timeout, expected_signature=recorded.signature,
-        any_failure=any_failure or recorded.hunt_any_failure, count_crashes=recorded.crash,
-        discover_all=discover_all,
+        any_failure=any_failure, count_crashes=recorded.crash, discover_all=discover_all,
         scheduler=scheduler,
     ) as runner:
         jobs = jobs or runner.capacity((*ids, target)) or len(os.sched_getaffinity(0))
@@ -188,7 +188,7 @@ def replay(
     errors = [o for o in finished if o.kind == ERROR]
     if errors:
         raise UserError(errors[0].message)
-    return ReplayResult(list_path, target, len(ids), mode, jobs, recorded, any_failure or recorded.hunt_any_failure,
+    return ReplayResult(list_path, target, len(ids), mode, jobs, recorded, any_failure,
                         tuple(finished), interrupted, time.monotonic() - start, stopped)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 _TRACEBACK_HEADER = "Traceback (most recent call last):"
-_FRAME_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line \d+, in (?P<func>.+)$')
+_FRAME_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<func>.+)$')
 _EXCEPTION_RE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _LIBRARY_PARTS = ("/unittest/", "/testtools/", "/unittest2/", "\\unittest\\", "\\testtools\\",
                   "/_pytest/", "/pluggy/")
@@ -83,8 +83,12 @@ def _relevant_frame(frames: list[re.Match[str]]) -> str | None:
         (m for m in reversed(frames) if not any(p in m.group("file") for p in _LIBRARY_PARTS)),
         frames[-1],
     )
-    path = chosen.group("file").replace("\\", "/")
-    return f"{path.rsplit('/', 1)[-1]}:{chosen.group('func').strip()}"
+    return f"{_base_name(chosen.group('file'))}:{chosen.group('func').strip()}"
+
+
+def _base_name(path: str) -> str:
+    """A frame's file as signatures name it: its base name, whatever the separator."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def normalise_message(message: str) -> str:
@@ -195,11 +199,8 @@ def signature_from_pytest(lines: list[str]) -> str | None:
     if not outside:
         return signature
     path, func, _ = outside[-1]
-    where = path.replace("\\", "/").rsplit("/", 1)[-1]
+    where = _base_name(path)
     return f"{signature} @ {where}:{func}" if func else f"{signature} @ {where}"
-
-
-_FRAME_LINE_RE = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<func>.+)$')
 
 
 def function_of(test_id: str) -> str:
@@ -230,7 +231,7 @@ def _frames_of(text: str | None, function: str) -> list[tuple[str, int]] | None:
             if (loc := _PYTEST_LOCATION_RE.match(line)) is not None and not _PYTEST_E_RE.match(line):
                 msg = loc.group("msg").strip()
                 if (msg[3:].strip() if msg.startswith("in ") else section_def) == function:
-                    found.append((loc.group("file").replace("\\", "/").rsplit("/", 1)[-1], int(loc.group("line"))))
+                    found.append((_base_name(loc.group("file")), int(loc.group("line"))))
                 section_def = ""
             elif _PYTEST_SEPARATOR.match(line.strip()):
                 section_def = ""
@@ -239,8 +240,8 @@ def _frames_of(text: str | None, function: str) -> list[tuple[str, int]] | None:
         return found
     start = max((i for i, line in enumerate(lines) if line.strip() == _TRACEBACK_HEADER), default=-1)
     for line in lines[start + 1:]:
-        if (frame := _FRAME_LINE_RE.match(line)) is not None and frame.group("func").strip() == function:
-            found.append((frame.group("file").replace("\\", "/").rsplit("/", 1)[-1], int(frame.group("line"))))
+        if (frame := _FRAME_RE.match(line)) is not None and frame.group("func").strip() == function:
+            found.append((_base_name(frame.group("file")), int(frame.group("line"))))
     return found
 
 

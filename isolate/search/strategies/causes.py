@@ -715,8 +715,9 @@ def _member_alone(problem: Problem, member: int, left: int, batch: int, budget: 
 
 
 def _scope_weight(problem: Problem, chain: Sequence[int], found_ids: list[str]) -> Sequence[float] | None:
-    """Prior weights along the chain: the other tests of a found cause's class share
-    SCOPE_SHARE of the prior (setUpClass, class attributes: one class, several polluters)."""
+    """Prior weights along the chain: the other tests of a found cause's class (a pytest
+    function's: its file) share SCOPE_SHARE of the prior (setUpClass, class attributes, a
+    module-scoped fixture: one scope, several polluters)."""
     classes = {nearest_scope(i) for i in found_ids} - {None}
     if not classes:
         return None
