@@ -27,7 +27,7 @@ from pathlib import Path
 
 from isolate.errors import UserError
 from isolate.hunt.store import Hunt
-from isolate.orders.extract import path_source, suite_order, victim_runs_in
+from isolate.orders.extract import path_source, recorded_files, suite_order, victim_runs_in
 from isolate.orders.repository import Repository
 from isolate.orders.stream import FAILING
 from isolate.running.judge import IMPORT
@@ -87,7 +87,7 @@ def digest(path: Path) -> str:
     """The contents of a stream, or of the files of a recording directory, as one hash."""
     import hashlib  # here: only --history paths are hashed, and it loads OpenSSL (~8 ms)
 
-    files = sorted([*path.glob("*.subunit"), *path.glob(".pytest-replay*.txt")]) if path.is_dir() else [path]
+    files = sorted([*recorded_files(path), *path.glob(".pytest-replay*.txt")]) if path.is_dir() else [path]
     hashed = hashlib.sha256()
     for f in files:
         hashed.update(f.name.encode() + b"\0")

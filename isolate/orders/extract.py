@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from isolate.errors import UserError
-from isolate.orders.stream import FAILING, Record, Visitor, Warn, scan, seekable
+from isolate.orders.stream import FAILING, Record, Visitor, Warn, compression, decompressed, scan, seekable
 
 UNTAGGED = "untagged"
 PSEUDO_TESTS = frozenset({"process-returncode"})
@@ -193,7 +193,7 @@ def victim_runs(source: Source, test: str) -> list[VictimRun]:
 def victim_runs_in(path: Path, test: str) -> list[VictimRun]:
     """`victim_runs` of a saved stream, or of each file of a recording directory on its own (each
     is one session or one worker's process: a file's end is a process's end)."""
-    files = sorted(path.glob("*.subunit")) if path.is_dir() else []
+    files = recorded_files(path) if path.is_dir() else []
     return [run for f in files for run in victim_runs(file_source(f), test)] if files \
         else victim_runs(path_source(path), test)
 
@@ -390,9 +390,17 @@ def file_source(path: Path) -> Source:
         except OSError as exc:
             raise UserError(f"cannot read {path} ({exc.strerror}); check its permissions") from None
         with fp:
-            return scan(fp, visit, warn)
+            return scan(_uncompressed(fp, str(path), warn), visit, warn)
 
     return read
+
+
+def _uncompressed(fp: BinaryIO, label: str, warn: Warn) -> BinaryIO:
+    kind = compression(fp)
+    if kind == "zip":
+        raise UserError(f"{label} is a zip archive (as CI artifacts download); unzip it and pass the subunit file"
+                        " inside")
+    return fp if kind is None else decompressed(fp, kind, label, warn)
 
 
 def stdin_source(fp: BinaryIO) -> Source:
@@ -402,9 +410,15 @@ def stdin_source(fp: BinaryIO) -> Source:
 
     def read(visit: Visitor, warn: Warn) -> int:
         spooled.seek(start)
-        return scan(spooled, visit, warn)
+        return scan(_uncompressed(spooled, "stdin", warn), visit, warn)
 
     return read
+
+
+def recorded_files(path: Path) -> list[Path]:
+    """A recording directory's streams: its `*.subunit` files (one a worker or a session), and
+    compressed ones (`*.subunit.gz`, `.bz2`, `.xz`) as CI artifacts come."""
+    return sorted(f for suffix in ("", ".gz", ".bz2", ".xz") for f in path.glob(f"*.subunit{suffix}"))
 
 
 def directory_source(path: Path) -> Source:
@@ -412,7 +426,7 @@ def directory_source(path: Path) -> Source:
     failing that, pytest-replay's per-worker `.pytest-replay-gwN.txt` files."""
     from isolate.orders.pytest_replay import replay_files, scan_replay_dir
 
-    files = sorted(path.glob("*.subunit"))
+    files = recorded_files(path)
     if not files and replay_files(path):
         return lambda visit, warn: scan_replay_dir(path, visit, warn)
     if not files and (path / "format").is_file():  # told to record pytest into a stestr repository

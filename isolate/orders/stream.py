@@ -17,7 +17,7 @@ import datetime as dt
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from isolate.orders.stream_writer import SIGNATURE
 from isolate.orders.v2_reader import Damage, events
@@ -396,6 +396,55 @@ def _iso(stamp: object) -> str | None:
         return None
     text = stamp.isoformat(sep=" ")  # type: ignore[attr-defined]
     return text.replace("+00:00", "Z")
+
+
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+ZIP_MAGIC = b"PK\x03\x04"
+
+
+def compression(fp: BinaryIO) -> str | None:
+    """"gzip", "bzip2", "xz" or "zip" when the stream at `fp` starts so (CI keeps its subunit
+    artifacts compressed: Zuul's `testrepository.subunit.gz`), else None; `fp` stays where it was."""
+    start = fp.tell()
+    head = fp.read(6)
+    fp.seek(start)
+    if head.startswith(ZIP_MAGIC):
+        return "zip"
+    return next((name for magic, name in _COMPRESSED if head.startswith(magic)), None)
+
+
+def decompressed(fp: BinaryIO, kind: str, label: str, warn: Warn) -> BinaryIO:
+    """The contents of a gzip, bzip2 or xz stream (its members one after the other), spooled to
+    disk past 64 MiB; a file cut short (an interrupted download) or damaged gives what came
+    before, with a warning."""
+    import bz2
+    import lzma
+    import tempfile
+    import zlib
+
+    def fresh() -> Any:
+        return {"gzip": lambda: zlib.decompressobj(wbits=31), "bzip2": bz2.BZ2Decompressor,
+                "xz": lzma.LZMADecompressor}[kind]()
+
+    spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
+    member = fresh()
+    try:
+        while chunk := fp.read(1 << 16):
+            while chunk:
+                spool.write(member.decompress(chunk))
+                chunk = member.unused_data if member.eof else b""
+                if member.eof and chunk.strip(b"\0"):  # another member follows (a concatenated file)
+                    member = fresh()
+                elif member.eof:
+                    chunk = b""  # (zero padding after the last member, as gzip allows)
+        problem = None if member.eof else "is cut short"
+    except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+        problem = f"is damaged ({exc})"
+    if problem:
+        warn(f"{label}: its {kind} data {problem}; read the {spool.tell()} bytes before that (copy the file"
+             " again for the rest)")
+    spool.seek(0)
+    return spool  # type: ignore[return-value]
 
 
 def seekable(fp: BinaryIO) -> BinaryIO:

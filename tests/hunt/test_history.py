@@ -411,6 +411,29 @@ def test_every_run_of_the_victim_in_a_history_stream_or_folder_counts(tmp_path: 
     assert "2 earlier runs of the victim are evidence (0 new; 2 copies" in proc.stderr, proc.stderr
 
 
+def test_compressed_ci_artifacts_are_history(tmp_path: Path) -> None:
+    """CI keeps its subunit streams compressed (Zuul's `testrepository.subunit.gz`); given as
+    --history, a .gz file and a folder of .gz and .xz files were "no subunit test records"."""
+    import gzip
+    import lzma
+
+    suite = recording("deterministic_polluter", tmp_path / "suite", VICTIM)
+    hunt = suite / ".isolate" / hunt_name(VICTIM)
+    failed, passed = other_runs(tmp_path)
+    artifact = tmp_path / "testrepository.subunit.gz"
+    artifact.write_bytes(gzip.compress(failed.read_bytes()))
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(artifact), "--max-runs", "1")
+    assert "1 earlier run of the victim is evidence" in proc.stderr, proc.stderr
+    folder = tmp_path / "ci"
+    folder.mkdir()
+    (folder / "a.subunit.gz").write_bytes(artifact.read_bytes())
+    (folder / "b.subunit.xz").write_bytes(lzma.compress(passed.read_bytes()))
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(folder), "--max-runs", "2")
+    assert "2 earlier runs of the victim are evidence (1 new; 1 copy" in proc.stderr, proc.stderr
+    pasts = [json.loads(line) for line in (hunt / HISTORY).read_text().splitlines() if '"source"' in line]
+    assert sorted(p["status"] for p in pasts) == ["fail", "success"]
+
+
 def test_a_history_stream_without_a_usable_run_of_the_victim_is_refused(tmp_path: Path) -> None:
     """QA: a stream of another project, or one cut before or in the middle of the victim, was
     accepted without a word and counted as no run."""

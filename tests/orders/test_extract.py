@@ -225,6 +225,50 @@ def test_a_v2_stream_cut_mid_record_says_so_in_one_line(polluted: Path, tmp_path
     assert not (before.parent / ".isolate").exists()
 
 
+def test_compressed_streams_read_as_they_are(polluted: Path, tmp_path: Path) -> None:
+    """CI keeps subunit artifacts compressed (Zuul's `testrepository.subunit.gz`): extract and
+    runs said "holds no subunit test records (empty, or not a subunit stream)" of them. A cut
+    download gives what came before the cut, with a warning; a zip archive is named as one."""
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    worker = worker_of(suite, victim)
+    full = isolate(suite, "extract", "--worker", worker, "-o", "-", "--force").stdout.split()
+    data = run([tool("stestr"), "last", "--subunit"], suite).stdout
+    joined = gzip.compress(data[:99]) + gzip.compress(data[99:])  # two members, as `cat a.gz b.gz` makes
+    for name, packed in (("a.subunit.gz", gzip.compress(data)), ("a.subunit.bz2", bz2.compress(data)),
+                         ("a.subunit.xz", lzma.compress(data)), ("joined.gz", joined)):
+        stream = tmp_path / name
+        stream.write_bytes(packed)
+        proc = isolate(suite, "extract", "--stream", str(stream), "-o", "-", "--force")
+        assert proc.returncode == 0 and proc.stdout.split() == full, (name, proc.stderr)
+        assert "warning" not in proc.stderr, proc.stderr
+    proc = isolate(suite, "extract", "--stream", "-", "-o", "-", "--force", input=gzip.compress(data))
+    assert proc.returncode == 0 and proc.stdout.split() == full, proc.stderr
+    # a recording directory's compressed files
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    (folder / "ci.subunit.gz").write_bytes(gzip.compress(data))
+    assert victim in isolate(suite, "runs", "--stream", str(folder)).stdout
+    # cut short: what came before the cut, said so
+    packed = gzip.compress(data, compresslevel=1)
+    cut = tmp_path / "cut.subunit.gz"
+    cut.write_bytes(packed[: len(packed) * 9 // 10])
+    proc = isolate(suite, "runs", "--stream", str(cut))
+    assert proc.returncode == 0, proc.stderr
+    assert "cut.subunit.gz: its gzip data is cut short; read the " in proc.stdout, proc.stdout
+    assert "FAIL " in proc.stdout
+    archive = tmp_path / "artifacts.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("testrepository.subunit", data)
+    assert_user_error(isolate(suite, "extract", "--stream", str(archive), "--force"),
+                      "artifacts.zip is a zip archive", "unzip it and pass the subunit file inside")
+
+
 def test_combined_runs_use_the_process_with_the_failure(polluted: Path, tmp_path: Path) -> None:
     suite = fresh(polluted, tmp_path)
     proc = stestr_run(suite, "--serial", "--combine")
