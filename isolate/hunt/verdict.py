@@ -40,7 +40,8 @@ def verdict_data(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Pat
         "causes": [
             {"scope": c.scope, "name": c.name, "tests": [problem.predecessors[i] for i in c.tests],
              "rate": kept(c.rate), "confidence": kept(c.confidence), "evidence": list(c.evidence),
-             "role": c.role, "rate_per_execution": None if c.per_execution is None else kept(c.per_execution)}
+             "role": c.role, "rate_per_execution": None if c.per_execution is None else kept(c.per_execution),
+             "fails": c.fails, "runs": c.held}
             for c in verdict.causes
         ],
         "stop": verdict.stop,
@@ -228,7 +229,8 @@ def saved_verdict(problem: Problem, data: dict[str, Any]) -> tuple[Problem, Verd
 
     causes = tuple(FoundCause(str(c["scope"]), str(c["name"]), at(c["tests"]), float(c["rate"]), float(c["confidence"]),
                               tuple(str(line) for line in c["evidence"]), str(c.get("role", "polluter")),
-                              None if c.get("rate_per_execution") is None else float(c["rate_per_execution"]))
+                              None if c.get("rate_per_execution") is None else float(c["rate_per_execution"]),
+                              int(c.get("fails", 0)), int(c.get("runs", 0)))
                    for c in data["causes"])
     rates = data["rates"]
     verdict = Verdict(str(data["verdict"]), at(data["culprits"]), float(data["confidence"]),

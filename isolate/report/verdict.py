@@ -163,7 +163,9 @@ def _causes(problem: Problem, verdict: Verdict) -> list[str]:
         each = "" if c.per_execution is None else f" a run of repeats, {fraction(c.per_execution, 2)} an execution"
         imported = all(problem.predecessors[i].startswith(IMPORT) for i in c.tests)  # no tests: its import
         scope = "module: its import" if c.scope == "module" and imported else SCOPES.get(c.scope, c.scope)
-        out.append(f"    {k}. {c.name}  [{role}{scope}; {measure} {fraction(c.rate)}{each},"
+        # QA read "rate 0.833" of a cause that failed 2 of 2 runs as a flaky one: the counts it is estimated from
+        basis = f" ({c.fails}/{c.held} runs)" if c.held and c.role == "polluter" else ""
+        out.append(f"    {k}. {c.name}  [{role}{scope}; {measure} {fraction(c.rate)}{basis}{each},"
                    f" confidence {probability(c.confidence)}]")
         if c.scope in ("class", "module"):
             out.extend(f"         {problem.predecessors[i]}" for i in c.tests)

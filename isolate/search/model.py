@@ -133,7 +133,9 @@ class FoundCause:
     `rate` is how often) or "setter" (run first, it makes a brittle victim pass; `rate` is how
     often it passes then).  With the victim repeated in each run (K executions), `rate` is a
     run's, and `per_execution` one execution's, as the cause's runs without the other causes
-    show it: what one run of the suite sees (None without such runs)."""
+    show it: what one run of the suite sees (None without such runs).  `fails` of `held`: the
+    runs holding it and no other cause, and how many of those failed (what its first evidence
+    line counts; `rate` is estimated from them, so 2/2 reads 0.833: held 0 when unknown)."""
 
     scope: str
     name: str
@@ -143,6 +145,8 @@ class FoundCause:
     evidence: tuple[str, ...]
     role: str = "polluter"
     per_execution: float | None = None
+    fails: int = 0
+    held: int = 0
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,22 @@ def test_a_rate_just_below_1_is_not_said_to_be_1(tmp_path: Path) -> None:
     assert "[class: any of its tests; rate > 0.999 a run of repeats, > 0.99 an execution, confidence > 0.999]" in text, text
     assert "polluted by an earlier test — confidence > 0.999" in text, text
     assert "estimated failure rate: > 0.999 with the culprit(s), 0 without" in text, text
+
+
+def test_a_causes_rate_says_the_runs_it_is_read_from(tmp_path: Path) -> None:
+    """QA read "rate 0.833" of a cause that failed 2 of 2 runs as a flaky one: the estimate
+    (Jeffreys' mean) is cautious, and the counts say the cause failed every run."""
+    problem = Problem(("a.T.test_a", "a.U.test_b"), "b.T.test_v", (0.1,) * 2, 0.1, 0.1)
+    causes = (FoundCause("test", "a.T.test_a", (0,), 0.8333, 0.999, ("fails 2/2 with a.T.test_a before it", "rate ..."),
+                         fails=2, held=2),
+              FoundCause("test", "a.U.test_b", (1,), 0.5, 0.99, ("x", "rate ..."), per_execution=0.1, fails=4, held=8))
+    verdict = Verdict("polluter", (0, 1), 0.99, 0.8333, 0.0, ("x",), 12, 3.0, causes=causes)
+    text = as_text(problem, verdict, tmp_path, None, "stestr")
+    assert "a.T.test_a  [test; rate 0.833 (2/2 runs), confidence 0.999]" in text, text
+    assert "a.U.test_b  [test; rate 0.5 (4/8 runs) a run of repeats, 0.1 an execution, confidence 0.990]" in text, text
+    # a verdict stored before the counts were kept reads as before
+    old = replace(verdict, causes=tuple(replace(c, fails=0, held=0) for c in causes))
+    assert "a.T.test_a  [test; rate 0.833, confidence 0.999]" in as_text(problem, old, tmp_path, None, "stestr")
 
 
 def test_runs_that_were_no_evidence_are_counted_and_said_to_be(tmp_path: Path) -> None:

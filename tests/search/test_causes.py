@@ -45,6 +45,8 @@ def test_three_independent_polluters_are_all_named_with_their_own_evidence() -> 
     for c in v.causes:
         assert c.confidence >= 0.99 and c.rate > 0.5
         assert c.evidence[0].startswith("fails ") and s.problem.predecessors[c.tests[0]] in c.evidence[0]
+        # the counts its rate is read from (Jeffreys' mean: 2/2 reads 0.833), which the verdict shows
+        assert c.held >= 2 and c.fails == c.held and c.rate == pytest.approx((c.fails + 0.5) / (c.held + 1))
         assert "alone before the victim: fails" in c.evidence[1]
     assert v.stop.startswith("no further cause: the 57 other predecessors passed")
     # its count there holds runs with the other causes too, unlike the cause lines': it says so
@@ -71,6 +73,7 @@ def test_a_class_whose_every_test_pollutes_is_one_cause_of_scope_class() -> None
                                         cause.evidence[0]).groups())
         assert cause.rate == pytest.approx(polluter_evidence(lattice(Settings().rates), a, b - a, c, d - c)[1])
         assert a == b and cause.rate > 0.99
+        assert (cause.fails, cause.held) == (a, b)  # the counts the rate is read from, which the verdict shows
 
 
 def test_a_module_of_several_classes_is_one_cause_of_scope_module() -> None:

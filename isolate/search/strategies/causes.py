@@ -857,7 +857,9 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found], per_execution: d
     draft: list[FoundCause] = []
     for scope, key, group in groups:
         fs = [singles[i] for i in group]
-        draft.append(FoundCause(scope, key, group, min(f.rate for f in fs), min(f.confidence for f in fs), ()))
+        least = min(fs, key=lambda f: f.rate)
+        draft.append(FoundCause(scope, key, group, least.rate, min(f.confidence for f in fs), (), fails=least.fails,
+                                held=least.runs))
     for f in found:
         if len(f.tests) == 1 and f.tests[0] in taken:
             continue
@@ -865,7 +867,7 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found], per_execution: d
         name = " + ".join(names[i] for i in f.tests)
         if scope == "test" and (module := imported(name)) is not None:  # hunted for a victim run first
             scope, name = "module", module
-        draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, ()))
+        draft.append(FoundCause(scope, name, f.tests, f.rate, f.confidence, (), fails=f.fails, held=f.runs))
     draft = sorted((replace(c, per_execution=(per_execution or {}).get(tuple(sorted(c.tests)))) for c in draft),
                    key=lambda c: min(c.tests))
     if groups:
@@ -878,10 +880,15 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found], per_execution: d
                 others = [o for o in draft if o is not c]
                 af, ar = counts(t, lambda s, c=c, others=others: _active(c, s) and not any(_active(o, s) for o in others))
                 if ar:
-                    c = replace(c, rate=polluter_evidence(lat, af, ar - af, bf, br - bf)[1])
+                    c = replace(c, rate=polluter_evidence(lat, af, ar - af, bf, br - bf)[1], fails=af, held=ar)
             pooled.append(c)
         draft = pooled
     return [replace(c, evidence=_cause_lines(problem, t, c, draft)) for c in draft]
+
+
+def _held_by(t: Tally, cause: FoundCause, causes: Sequence[FoundCause]) -> tuple[int, int]:
+    """The runs holding `cause` and none of the other `causes`: how many failed, of how many."""
+    return counts(t, lambda s: _active(cause, s) and not any(_active(c, s) for c in causes if c is not cause))
 
 
 def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence[FoundCause]) -> tuple[str, ...]:
@@ -889,7 +896,7 @@ def _cause_lines(problem: Problem, t: Tally, cause: FoundCause, causes: Sequence
     def clean(s: frozenset[int]) -> bool:
         return not any(_active(c, s) for c in others)
 
-    af, ar = counts(t, lambda s: clean(s) and _active(cause, s))
+    af, ar = _held_by(t, cause, causes)
     bf, br = counts(t, lambda s: clean(s) and not _active(cause, s))
     alone_f, alone_r = counts(t, lambda s: bool(s) and s <= set(cause.tests) and _active(cause, s))
     # beside other causes the counts are of runs without them (QA read "0/11 without" of a cause whose
