@@ -434,6 +434,8 @@ def test_printed_commands_paste_into_bash(tmp_path: Path) -> None:
     assert stestr.startswith(f"cd {tmp_path} && "), stestr
     _pasted_args_are(tmp_path, stestr, ["run", "--serial", "--load-list", str(odd.relative_to(tmp_path))],
                      program="stestr")
+    # QA followed it after a hunt, and a later extract read that run: the line says stestr stores it
+    assert stestr.endswith("    # stestr stores it as its newest run, which extract reads by default"), stestr
     assert not (tmp_path / "PWNED").exists()
 
 

@@ -32,7 +32,7 @@ from isolate.hunt.store import Hunt, repeat_of, repeats_from
 from isolate.hunt.verdict import read_verdict
 from isolate.report.status import (Phase, StepRun, checked_steps, judged_journal, later_phase, later_phases,
                                    step_runs, verified_text)
-from isolate.report.verdict import headline, stestr_keeps_order
+from isolate.report.verdict import STORES_A_RUN, headline, stestr_keeps_order
 from isolate.search.decide import leading
 from isolate.search.model import Observation, Problem, Settings, tally
 from isolate.search.posterior import Cells, Posterior, answers, infer, partition
@@ -750,7 +750,7 @@ def _reproducer_section(p: Page) -> str:
         listed = rel / "reproducer.txt"
         commands = [f"isolate replay {shlex.quote(str(listed))} --times 20"]
         if p.kind == "stestr" and stestr_keeps_order(ids):
-            commands.append(f"stestr run --serial --load-list {shlex.quote(str(listed))}")
+            commands.append(f"stestr run --serial --load-list {shlex.quote(str(listed))}    {STORES_A_RUN}")
         passing = p.hunt.path / "passing.txt"
         if p.verdict.get("verdict") == "brittle" and passing.exists():  # as the text verdict offers it
             commands.append(f"isolate replay {shlex.quote(str(rel / 'passing.txt'))} --times 20"

@@ -42,6 +42,11 @@ def headline(kind: str, causes: int, stop: str = "") -> str:
     return HEADLINE.get(kind, kind)
 
 
+STORES_A_RUN = "# stestr stores it as its newest run, which extract reads by default"
+"""Said beside the stestr command: QA followed it after a hunt, and a later `isolate extract` read
+that run, not the flaky one."""
+
+
 def stestr_keeps_order(ids: Sequence[str]) -> bool:
     """Whether `stestr run --load-list` would run the list in its own order. stestr runs a
     loaded list in discovery order, whatever the file's (design.md), and unittest discovers in
@@ -124,7 +129,7 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
             root = hunt.parent.parent  # stestr runs from the project's root, where its .stestr.conf is
             here = "" if Path.cwd().resolve() == root.resolve() else f"cd {shlex.quote(str(root))} && "
             listed = shown if not here else shlex.quote(str(reproducer.relative_to(root)))
-            lines.append(f"         or: {here}stestr run --serial --load-list {listed}")
+            lines.append(f"         or: {here}stestr run --serial --load-list {listed}    {STORES_A_RUN}")
     if verdict.kind == "brittle" and reproducer is not None:
         passing = shlex.quote(from_here(reproducer.with_name("passing.txt")))
         lines.append(f"  passes with the setter(s) first: isolate replay {passing} --times 20")
