@@ -14,7 +14,11 @@ never used: it was chosen because it failed, so counting it would overstate the 
 victim's status and failure signature, its predecessors), so a resumed hunt sees the same
 evidence; runs stored later are appended, none is ever dropped. A `--history` file or directory
 is read again when its contents changed since (CI overwrote `last.subunit`): a line
-`{"read": path, "digest": sha256}` marks the contents each path had when it was read.
+`{"read": path, "digest": sha256}` marks the contents each path had when it was read. A stored
+run that gave nothing to keep (the victim did not run there, or only as a copy of a run kept, or
+cut short) is marked `{"passed_over": "run 12", "size": bytes, "mtime_ns": ns}` and not read
+again while it stays so (`stestr run --combine` appends to a stored run): a repository of 1,615
+runs, most of them partial, is read once, not at every session.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from isolate.running.judge import IMPORT
 from isolate.running.signature import signature_from_traceback, signatures_match
 
 HISTORY = "history.jsonl"
+MANY_RUNS = 200
+"""Stored runs to read at once from which the hunt says it is reading them (a few seconds' worth)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,43 @@ def read_history(hunt: Hunt) -> list[Past]:
                 and all(isinstance(t, str) for t in past.predecessors)):
             pasts.append(past)
     return pasts
+
+
+def _passed_over(hunt: Hunt) -> dict[str, tuple[int, int]]:
+    """The stored runs read before with nothing to keep, and the size and mtime each had then."""
+    path = hunt.path / HISTORY
+    marks: dict[str, tuple[int, int]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf8", errors="replace").splitlines():
+            if '"passed_over"' not in line:
+                continue
+            try:
+                item = json.loads(line)
+                marks[str(item["passed_over"])] = (int(item["size"]), int(item["mtime_ns"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return marks
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """A stored run's size and mtime: what changes when stestr appends to it (--combine)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return (-1, -1)
+    return info.st_size, info.st_mtime_ns
+
+
+def _mentions(path: Path, victim: str) -> bool:
+    """Whether the victim's id is anywhere in the stored run's bytes (both subunit versions write
+    ids whole): a run that never names it needs no parsing, at the speed of a memory search."""
+    import mmap
+
+    try:
+        with path.open("rb") as fp, mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return data.find(victim.encode("utf8")) != -1
+    except (OSError, ValueError):  # unreadable, or empty (mmap refuses 0 bytes): parsing says what it is
+        return True
 
 
 def _read_marks(hunt: Hunt) -> dict[str, str]:
@@ -186,15 +229,18 @@ def check(hunt: Hunt, paths: list[str], since: str | None) -> None:
         repository.resolve_run(since, "--history-since")
 
 
-def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> tuple[int, int, int]:
+def gather(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None,
+           say: Callable[[str], None] | None = None) -> tuple[int, int, int]:
     """Append to `history.jsonl` every run not in it yet in which the victim ran (see `unread`),
-    and the contents each --history path had when read. Returns (runs added, runs kept in all,
-    copies left out)."""
-    found = unread(hunt, repository, paths, since)
+    the contents each --history path had when read, and the stored runs that gave nothing to
+    keep. Returns (runs added, runs kept in all, copies left out)."""
+    found = unread(hunt, repository, paths, since, say)
     lines = [json.dumps({"source": past.source, "status": past.status, "signature": past.signature,
                          "predecessors": list(past.predecessors), "at": past.at}, sort_keys=True)
              for past in found.new]
     lines += [json.dumps({"read": path, "digest": hashed}, sort_keys=True) for path, hashed in found.read.items()]
+    lines += [json.dumps({"passed_over": label, "size": size, "mtime_ns": mtime}, sort_keys=True)
+              for label, (size, mtime) in found.passed_over.items()]
     if lines:
         with open(hunt.path / HISTORY, "a", encoding="utf8") as fp:
             fp.write("".join(line + "\n" for line in lines))
@@ -207,30 +253,44 @@ class Unread:
     new: list[Past]  # runs to keep
     copies: int  # runs left out as copies of runs counted already
     read: dict[str, str]  # the --history paths read, and their contents' digests
+    passed_over: dict[str, tuple[int, int]]  # stored runs read with nothing to keep: (size, mtime_ns)
 
 
-def unread(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None) -> Unread:
+def unread(hunt: Hunt, repository: Repository | None, paths: list[str], since: str | None,
+           say: Callable[[str], None] | None = None) -> Unread:
     """The runs not in `history.jsonl` yet in which the victim ran: the repository's stored runs
-    (from `since` on), and the streams or recording directories in `paths` (each read again when
-    its contents changed since it was). A run read already under another name (a stream saved
-    from a stored run, one file given twice, the run the hunt was extracted from) is told by when
-    the victim started there, and left out. Writes nothing."""
+    (from `since` on; none passed over before and unchanged since), and the streams or recording
+    directories in `paths` (each read again when its contents changed since it was). A run read
+    already under another name (a stream saved from a stored run, one file given twice, the run the
+    hunt was extracted from) is told by when the victim started there, and left out. `say` hears
+    once that many stored runs are to be read. Writes nothing."""
     pasts = read_history(hunt)
     known = {p.source for p in pasts}
     marks = _read_marks(hunt)
+    over = _passed_over(hunt)
     seen = {p.at for p in pasts if p.at is not None}
     if paths:  # only a given file can be a copy of the run extracted from (the repository's is skipped by id)
         seen |= _extracted_start(hunt, repository)
     copies = 0
     extracted_from = hunt.settings.get("source", {}).get("run")
     found: list[Past] = []
+    stamps: dict[str, tuple[int, int]] = {}  # the stored runs read now, as they were
     if repository is not None and repository.run_ids():
         first = repository.resolve_run(since) if since is not None else None
+        todo: list[tuple[str, Path]] = []
         for run_id in repository.run_ids():
             label = f"run {run_id}"
             if run_id == extracted_from or label in known or (first is not None and run_id < first):
                 continue
-            found += _victim_in(hunt.victim, repository.run_path(run_id), label)
+            path = repository.run_path(run_id)
+            stamps[label] = _stamp(path)
+            if over.get(label) != stamps[label]:
+                todo.append((label, path))
+        if say is not None and len(todo) >= MANY_RUNS:
+            say(f"reading {len(todo)} stored runs for the victim's earlier runs (once: the hunt keeps what it"
+                " read; --no-history skips them)")
+        for label, path in todo:
+            found += _victim_in(hunt.victim, path, label) if _mentions(path, hunt.victim) else []
     read: dict[str, str] = {}
     for given in paths:
         path = Path(given).resolve()
@@ -256,7 +316,9 @@ def unread(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
         kept.append(past)
         if past.at is not None:
             seen.add(past.at)
-    return Unread(len(pasts), kept, copies, read)
+    keeping = {past.source for past in kept}
+    passed = {label: stamp for label, stamp in stamps.items() if label not in keeping and over.get(label) != stamp}
+    return Unread(len(pasts), kept, copies, read, passed)
 
 
 def _key(past: Past) -> tuple[str, str | None, tuple[str, ...], float | None]:

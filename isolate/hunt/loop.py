@@ -215,7 +215,8 @@ def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
     """Read the stored runs not read yet into the hunt's history (see isolate.hunt.history)."""
     if not merged["history"] or merged["strategy"] == "manual":
         return
-    added, kept, copies = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"])
+    added, kept, copies = gather(hunt, repository_of(hunt), list(merged["history_paths"]), merged["history_since"],
+                                 display.info)
     if kept:
         left = f"; {counted(copies, 'copy', 'copies')} of runs counted already left out" if copies else ""
         since = merged["history_since"]  # QA: told to limit them with --history-since when it was given

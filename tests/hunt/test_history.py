@@ -9,6 +9,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import (assert_user_error, copy_suite, fails_alone_recording, isolate, load_runs, made_once, recording, run,
                       stestr_run, tool)
 from isolate.hunt.evidence import evidence
@@ -409,6 +411,35 @@ def test_every_run_of_the_victim_in_a_history_stream_or_folder_counts(tmp_path: 
     joined.write_bytes(passed.read_bytes() + failed.read_bytes())
     proc = isolate(suite, "bisect", VICTIM, "--history", str(joined), "--max-runs", "2")
     assert "2 earlier runs of the victim are evidence (0 new; 2 copies" in proc.stderr, proc.stderr
+
+
+def test_stored_runs_with_nothing_to_keep_are_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stored runs in which the victim did not run (partial runs) were parsed again at every
+    session: a repository of 1,615 runs took 10 s before each session's first run. A run that
+    never names the victim is not parsed at all, and a run that gave nothing to keep is marked
+    with its size and mtime and not read again until stestr appends to it (`--combine`)."""
+    import isolate.hunt.history as history
+
+    suite = recording("deterministic_polluter", tmp_path / "suite", VICTIM)
+    stestr_run(suite, "--serial", "--exclude-regex", "test_header_uses_default_currency")  # run 1: no victim
+    path = suite / ".isolate" / hunt_name(VICTIM)
+    hunt = Hunt(path, json.loads((path / "hunt.json").read_text()))
+    repository = history.repository_of(hunt)
+    parsed: list[str] = []
+    looked: list[str] = []
+    real_parse, real_look = history.victim_runs_in, history._mentions
+    monkeypatch.setattr(history, "victim_runs_in", lambda p, v: parsed.append(p.name) or real_parse(p, v))
+    monkeypatch.setattr(history, "_mentions", lambda p, v: looked.append(p.name) or real_look(p, v))
+    assert history.gather(hunt, repository, [], None) == (0, 0, 0)
+    assert (looked, parsed) == (["1"], [])  # (run 0, extracted from, is never read)
+    marks = [json.loads(line) for line in (path / HISTORY).read_text().splitlines()]
+    assert [m.get("passed_over") for m in marks] == ["run 1"], marks
+    looked.clear()
+    assert history.gather(hunt, repository, [], None) == (0, 0, 0)
+    assert looked == [] and history.stored_rate(hunt) == (1, 1)  # plan and status read it as gather does
+    stestr_run(suite, "--serial", "--combine")  # appended to run 1: the victim ran there now
+    added, kept, _ = history.gather(hunt, repository, [], None)
+    assert (added, kept, looked, parsed) == (1, 1, ["1"], ["1"])
 
 
 def test_compressed_ci_artifacts_are_history(tmp_path: Path) -> None:
