@@ -210,7 +210,8 @@ def test_two_flaky_causes_of_different_rates_are_both_named(tmp_path: Path, jobs
     assert all(each[c["name"]] is not None and 0 < each[c["name"]] < c["rate"] for c in causes), causes
     assert each[FLAKY_POLLUTERS[0]] < each[FLAKY_POLLUTERS[1]], each
     text = isolate(suite, "bisect", FLAKY_VICTIM).stdout  # the finished hunt's verdict again, as text
-    assert f"rate {min(c['rate'] for c in causes):.3g} a run of repeats, " in text, text
+    weakest = min(causes, key=lambda c: c["rate"])  # its rate, and the runs it is read from
+    assert f"rate {weakest['rate']:.3g} ({weakest['fails']}/{weakest['runs']} runs) a run of repeats, " in text, text
     page = isolate(suite, "report", FLAKY_VICTIM, "--html", "-").stdout  # and the report's cause table
     assert all(f'<span class="each">{each[c["name"]]:.2g} an execution</span>' in page for c in causes), causes
     hunt = next((suite / ".isolate").glob("*/"))
