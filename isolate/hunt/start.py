@@ -196,7 +196,8 @@ def open_hunt(test: str, run_spec: str | None, worker: str | None, repo: Path | 
         listed = f" ('isolate status' lists the {counted(others, 'hunt')} here)" if others else ""
         near = closest_id(test, [h.victim for h in hunts])
         if near is not None:  # QA: the fix it gave repeated the typo
-            raise UserError(f"no hunt for {test!r}; did you mean {near}? fix: {on_test('isolate bisect', near)}")
+            raise UserError(f"no hunt for {test!r}; did you mean {near}? fix: {on_test('isolate bisect', near)}, or"
+                            f" start a hunt for it with {on_test('isolate extract --test', test)}")
         raise UserError(
             f"no hunt for {test!r}{listed}; start one with {on_test('isolate extract --test', test)}, or with"
             f" {on_test('isolate bisect', test, ' --run ID [--worker TAG]')}"

@@ -350,8 +350,30 @@ def broken_hunts(root: Path) -> list[str]:
     return problems
 
 
+def names_part(part: str, test_id: str) -> bool:
+    """Whether `part` names `test_id`: a bare fragment anywhere in it (`header` of `m.T.test_header_x`),
+    a qualified one (with a `.`, `::` or `/`) only ending on whole words: `T.test_x` of
+    `m.T.test_x`, not `m.T.test_x` of `m.T.test_x_names`, whose hunt the complete id of another
+    test opened (QA: `verify` then verified the other test's reproducer)."""
+    if not any(sep in part for sep in (".", "::", "/")):
+        return part in test_id
+    start = test_id.find(part)
+    while start != -1:
+        end = start + len(part)
+        whole_start = not _word(part[0]) or start == 0 or not _word(test_id[start - 1])
+        if whole_start and (not _word(part[-1]) or end == len(test_id) or not _word(test_id[end])):
+            return True
+        start = test_id.find(part, start + 1)
+    return False
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def find_hunt(root: Path | None, test: str) -> Hunt | None:
-    """The hunt whose victim is `test`, or whose victim contains it unambiguously.
+    """The hunt whose victim is `test`, or the one whose victim `test` names as a part of it
+    (`names_part`).
     When none matches but a hunt.json is corrupt (it may be this test's), that is the error."""
     if root is None:
         return None
@@ -362,7 +384,7 @@ def find_hunt(root: Path | None, test: str) -> Hunt | None:
     exact = [h for h in hunts if h.victim == test]
     if exact:
         return exact[0]
-    partial = [h for h in hunts if test in h.victim]
+    partial = [h for h in hunts if names_part(test, h.victim)]
     if len({h.victim for h in partial}) > 1:
         names = ", ".join(h.victim for h in partial[:8])
         raise UserError(f"{test!r} matches {len(partial)} hunts ({names}); give more of the test id")
@@ -407,6 +429,12 @@ def hunts_for(root: Path | None, test: str | None) -> list[Hunt]:
         return all_hunts(root)
     hunt = find_hunt(root, test)
     if hunt is None:
+        from isolate.orders.extract import closest_id  # (on this error path only)
+
+        near = closest_id(test, [h.victim for h in all_hunts(root)])
+        if near is not None:  # QA: a complete id of another test, a part of this one's
+            raise UserError(f"no hunt for {test!r}; did you mean {near}? fix: pass that id, or start a hunt for"
+                            f" it with {on_test('isolate extract --test', test)}")
         raise UserError(f"no hunt for {test!r}; list them with 'isolate status'")
     return [hunt]
 

@@ -240,12 +240,15 @@ def _resolve_test(ids: Collection[str], label: str, test: str) -> str:
 
 
 def closest_id(test: str, ids: Collection[str]) -> str | None:
-    """The id of `ids` whose test name (its last part) is closest to `test`, when one is near: what a
+    """The id of `ids` whose test name (its last part) is closest to `test`'s, when one is near: what a
     typo in a test's name meant. Imports difflib: for error paths only."""
     import difflib
 
-    short = {test_id.rsplit("::", 1)[-1].rsplit(".", 1)[-1]: test_id for test_id in sorted(ids)}
-    near = difflib.get_close_matches(test, list(short), n=1, cutoff=0.8)
+    def name(test_id: str) -> str:
+        return test_id.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+
+    short = {name(test_id): test_id for test_id in sorted(ids)}
+    near = difflib.get_close_matches(name(test), list(short), n=1, cutoff=0.8)
     return short[near[0]] if near else None
 
 

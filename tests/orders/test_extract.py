@@ -409,6 +409,24 @@ def test_part_of_a_test_id_names_it(polluted: Path, tmp_path: Path) -> None:
     assert_user_error(isolate(suite, "extract", "--test", "test_", "--force"), "'test_' matches", "give more of")
 
 
+def test_a_complete_id_never_opens_the_hunt_of_a_longer_one(polluted: Path, tmp_path: Path) -> None:
+    """QA: `isolate bisect m.T.test_x`, a test with no hunt yet, ran the hunt of m.T.test_x_names
+    (the id was a part of that one's), and `verify` verified that test's reproducer. A part of an
+    id names a hunt only when it ends on whole words; the error names both ways on."""
+    suite = fresh(polluted, tmp_path)
+    [victim] = failing_ids(suite)
+    assert isolate(suite, "extract").returncode == 0
+    shorter = victim.removesuffix("_currency")  # (as a complete id of another test would be)
+    for command in ("bisect", "log", "verify", "report"):
+        proc = isolate(suite, command, shorter, *(["--html", "-"] if command == "report" else []))
+        assert_user_error(proc, f"no hunt for {shorter!r}; did you mean {victim}?",
+                          f"isolate bisect {victim}" if command == "bisect" else "pass that id",
+                          f"isolate extract --test {shorter}")
+    assert isolate(suite, "log", victim.rsplit(".", 2)[1] + "." + victim.rsplit(".", 1)[1]).returncode == 0
+    assert isolate(suite, "log", "test_report.").returncode == 0  # a module's name, ending on whole words
+    assert isolate(suite, "log", "header_uses").returncode == 0  # a bare fragment: anywhere, as before
+
+
 def test_a_hunt_whose_hunt_json_is_gone_is_named_and_its_runs_kept(polluted: Path, tmp_path: Path) -> None:
     """With hunt.json deleted, status said "no hunts here" and extract (no --force) wrote a new
     hunt.json beside the old journal, whose runs then counted for the new hunt."""
