@@ -28,6 +28,7 @@ CRASHES_TO_DROP = 2  # ...and deaths of the test process while it ran (or right 
 SILENT_TIMEOUTS = 3  # timeouts before any test started, after which the hunt stops
 IMPORTS_HINT = 50  # runs of the full list, none failing, before the hint on modules imported by discovery
 ANOTHER_WAY = 3  # failures of another kind, with none of the recorded kind, before the hint
+SKIPS = 3  # runs that skipped the victim from which the notes say so
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Evidence:
     ended: dict[str, int] = field(default_factory=dict)  # runs whose process ended between tests, by the last one
     other_steps: dict[str, tuple[int, ...]] = field(default_factory=dict)  # the steps whose lists showed each of other_failures
     past: int = 0  # runs that failed another way past the recorded failure's line, read as passes of it
+    skipped: dict[str, int] = field(default_factory=dict)  # runs that skipped the victim, by reason ("skipped: …")
 
     @property
     def own(self) -> list[Observation]:
@@ -122,6 +124,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
     other = dict(previous.other_failures)
     other_steps = {signature: set(numbers) for signature, numbers in previous.other_steps.items()}
     past = previous.past
+    skipped = dict(previous.skipped)
     spans = list(previous.spans)
     checked = bool(entries) and fork_checked(hunt)
     repeat = repeat_of(hunt)
@@ -154,6 +157,8 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
             ended[entry.after] = ended.get(entry.after, 0) + 1
         elif entry.outcome == "fail" and entry.past and not entry.reproduced:
             past += 1  # a pass of the recorded failure (below)
+        elif entry.outcome == "skip":
+            skipped[entry.signature or "skipped"] = skipped.get(entry.signature or "skipped", 0) + 1
         elif entry.outcome == "fail" and not entry.reproduced:
             other[entry.signature or "?"] = other.get(entry.signature or "?", 0) + 1
             other_steps.setdefault(entry.signature or "?", set()).add(entry.step)
@@ -180,7 +185,7 @@ def evidence(hunt: Hunt, previous: Evidence | None = None) -> Evidence:
                     previous.entries + len(entries), steps, position, tuple(overheads), hangs, other,
                     tuple(spans), previous.history, previous.phase, previous.prefix, previous.singles, early,
                     crashes, checked or previous.checked, ended,
-                    {signature: tuple(sorted(numbers)) for signature, numbers in other_steps.items()}, past)
+                    {signature: tuple(sorted(numbers)) for signature, numbers in other_steps.items()}, past, skipped)
 
 
 def seed(hunt: Hunt, problem: Problem) -> Evidence:
@@ -319,6 +324,12 @@ def notes(ev: Evidence, dropped: tuple[str, ...], any_failure: bool, jobs: int =
                   " of its run before its tests (unittest discovery, pytest collection), a run here only its list's;"
                   " if importing another module sets the state, this shows it:"
                   f" {quoted(f'isolate replay {shlex.quote(step)} --discover-all --times 5')}",)
+    skips = sum(ev.skipped.values())
+    if skips >= SKIPS and skips > 2 * reproduced:  # QA: pytest-dependency skipped it in lists without its dependency
+        common = max(ev.skipped, key=lambda s: ev.skipped[s])
+        notes += (f"the victim was skipped in {counted(skips, 'run')} ({common}), which is no evidence either way:"
+                  " the lists leave out what its skip condition needs (a test it depends on, pytest-dependency's"
+                  " marker, a resource); runs that skip it are not counted",)
     if another >= ANOTHER_WAY and another > 2 * reproduced and not any_failure:
         common = max(ev.other_failures, key=lambda s: ev.other_failures[s])
         lists = ev.other_steps.get(common, ())

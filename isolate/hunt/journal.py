@@ -190,7 +190,7 @@ def json_object(raw: bytes) -> tuple[dict[str, Any] | None, str]:
     return item, ""
 
 
-OUTCOMES = frozenset({"fail", "pass", "timeout", "crash", "error"})
+OUTCOMES = frozenset({"fail", "pass", "timeout", "crash", "error", "skip"})
 """The outcomes a repetition can have (running/judge.py); any other is not understood."""
 
 
@@ -206,7 +206,7 @@ def parse_entry(raw: bytes) -> tuple[Entry | None, str]:
         return None, f"step {step!r} is not a step number"
     if outcome not in OUTCOMES:
         return None, f"outcome {outcome!r} is not one of {', '.join(sorted(OUTCOMES))}"
-    if type(reproduced) is not bool or (reproduced and outcome == "pass"):
+    if type(reproduced) is not bool or (reproduced and outcome in ("pass", "skip")):
         return None, f"reproduced {reproduced!r} is not true or false (or contradicts outcome {outcome})"
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
         return None, f"seconds {seconds!r} is not a finite number >= 0"

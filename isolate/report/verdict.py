@@ -137,7 +137,8 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     return "\n".join(lines)
 
 
-NO_EVIDENCE = {"fail": "failed another way", "timeout": "timed out", "crash": "crashed", "error": "could not run"}
+NO_EVIDENCE = {"fail": "failed another way", "timeout": "timed out", "crash": "crashed", "error": "could not run",
+               "skip": "skipped the victim"}
 """What a run that is no evidence did, by its outcome (isolate.running.judge)."""
 
 

@@ -21,8 +21,8 @@ from isolate.running.signature import (chain_signatures, function_of, line_in, s
                                       signatures_match)
 from isolate.words import seconds as duration
 
-FAIL, PASS, TIMEOUT, CRASH, ERROR = "fail", "pass", "timeout", "crash", "error"
-KINDS = (FAIL, PASS, TIMEOUT, CRASH, ERROR)
+FAIL, PASS, TIMEOUT, CRASH, ERROR, SKIP = "fail", "pass", "timeout", "crash", "error", "skip"
+KINDS = (FAIL, PASS, TIMEOUT, CRASH, ERROR, SKIP)
 EXIT_LIST_ERROR = 3  # isolate.running.child's status when the list cannot run
 IMPORT = "import:"  # isolate.running.child's entry that imports a module and reports no result
 _FIXTURE_RE = re.compile(
@@ -219,23 +219,26 @@ def _executions(outcome: Any, finished: list[_Occurrence], here: Callable[[str],
     """The target's result over its executions (one, or the victim repeated in one process): the
     first one that reproduced the recorded failure, else the first that failed, else a pass.
     With several, ``executions`` keeps each one's result, r(eproduced), f(ailed otherwise) or
-    p(assed), for the check that the victim does not change its own odds."""
+    p(assed; a skipped one is an f: it did not pass), for the check that the victim does not change
+    its own odds. A skipped target ran none of its body: no evidence either way."""
     judged: list[Outcome] = []
     for occ in finished:
         if occ.status in ("fail", "uxsuccess"):
             text = here(_traceback_text(occ))
             sig = signature_from_traceback(text)
             judged.append(outcome(FAIL, f"target failed: {sig or occ.status}", sig, text))
-        elif occ.status == "skip":
-            judged.append(outcome(PASS, "target was skipped: " + occ.text("reason").strip()))
+        elif occ.status == "skip":  # it never ran its body: no evidence (QA: a pytest-dependency skip read as a pass)
+            reason = " ".join(occ.text("reason").split())[:200]
+            judged.append(outcome(SKIP, f"target was skipped: {reason}", f"skipped: {reason}" if reason else "skipped"))
         else:
             judged.append(outcome(PASS, "target passed"))
     first = (next((o for o in judged if o.reproduced), None)
              or next((o for o in judged if o.kind == FAIL and not o.past), None)
-             or next((o for o in judged if o.kind == FAIL), None) or judged[0])
+             or next((o for o in judged if o.kind == FAIL), None)
+             or next((o for o in judged if o.kind == PASS), None) or judged[0])
     if len(judged) == 1:
         return first
-    codes = "".join("r" if o.reproduced else "f" if o.kind == FAIL else "p" for o in judged)
+    codes = "".join("r" if o.reproduced else "p" if o.kind == PASS else "f" for o in judged)
     # past: every execution that failed another way ran past the recorded failure's line
     return replace(first, executions=codes, past=first.kind == FAIL and not first.reproduced
                    and all(o.past for o in judged if o.kind == FAIL))

@@ -34,7 +34,7 @@ from isolate.words import seconds as duration
 
 FAILURE_FILE = "failure.txt"
 EXIT_NOT_REPRODUCED, EXIT_REPRODUCED, EXIT_STOPPED, EXIT_INTERRUPTED = 0, 1, 2, 130
-_MARKS = {"pass": ".", "timeout": "T", "crash": "C", "error": "E"}
+_MARKS = {"pass": ".", "timeout": "T", "crash": "C", "error": "E", "skip": "s"}
 
 
 @dataclass(frozen=True)
@@ -230,12 +230,12 @@ def _signatures(result: ReplayResult) -> dict[str, int]:
 
 
 def _messages(result: ReplayResult) -> list[str]:
-    """Distinct reasons for timeouts and crashes, in the order first seen."""
-    return list(dict.fromkeys(o.message for o in result.outcomes if o.kind in ("timeout", "crash")))
+    """Distinct reasons for timeouts, crashes and skips of the target, in the order first seen."""
+    return list(dict.fromkeys(o.message for o in result.outcomes if o.kind in ("timeout", "crash", "skip")))
 
 
 def to_json(result: ReplayResult) -> dict[str, object]:
-    """The ``--json`` document (stable keys; ``outcomes`` always has all five kinds)."""
+    """The ``--json`` document (stable keys; ``outcomes`` always has all six kinds)."""
     runs = len(result.outcomes)
     return {
         "runs": runs,

@@ -166,7 +166,7 @@ BAD_ENTRIES = [b"", b"{", b"[]", b"null", b"5", b'"x"', b"\xff\xfe", b"{}"] + [
         {"reproduced": "false"}, {"reproduced": "true"}, {"reproduced": 0}, {"reproduced": 1}, {"reproduced": None},
         {"seconds": "0.5"}, {"seconds": -0.1}, {"seconds": True}, {"seconds": None}, {"seconds": [1]},
         {"outcome": "exploded"}, {"outcome": 1}, {"outcome": None}, {"outcome": "PASS"},
-        {"outcome": "pass", "reproduced": True}, {"signature": 5}, {"signature": ["x"]}, {"at": 5},
+        {"outcome": "pass", "reproduced": True}, {"outcome": "skip", "reproduced": True}, {"signature": 5}, {"signature": ["x"]}, {"at": 5},
         # `past` is true of a failure of another way only (a pass of the recorded one: running.judge)
         {"past": False}, {"past": "true"}, {"past": 1}, {"past": True},
         {"past": True, "outcome": "pass", "reproduced": False}, {"past": True, "outcome": "timeout", "reproduced": False},
@@ -201,6 +201,8 @@ def test_every_outcome_the_runner_writes_is_read_back(tmp_path: Path) -> None:
                for outcome in sorted(OUTCOMES)]
     append_journal(hunt, written)
     assert read_journal(hunt) == (written, [])
+    from isolate.running.judge import KINDS  # every outcome the judge gives (a skip too) is one a journal holds
+    assert set(KINDS) == OUTCOMES
 
 
 # -- property: random truncation and corruption of a journal --------------------------------

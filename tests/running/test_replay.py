@@ -51,7 +51,7 @@ def test_replay_in_a_hunt_directory_uses_the_recorded_failure_and_leaves_the_rep
     assert proc.returncode == 1, proc.stderr
     report = json.loads(proc.stdout)
     assert report["runs"] == 3 and report["reproduced"] == 3
-    assert report["outcomes"] == {"fail": 3, "pass": 0, "timeout": 0, "crash": 0, "error": 0}
+    assert report["outcomes"] == {"fail": 3, "pass": 0, "timeout": 0, "crash": 0, "error": 0, "skip": 0}
     assert report["recorded_signature"] == SIGNATURE and report["recorded_from"] == str(hunt / "failure.txt")
     assert report["target"] == VICTIM and report["tests"] == 3 and report["jobs"] == 2
 
@@ -244,3 +244,47 @@ def test_a_directory_for_the_list_says_so_not_permissions(tmp_path: Path) -> Non
     result = isolate(suite, "replay", str(tmp_path))
     assert_user_error(result, "is a directory", "fix: pass a list file")
     assert "permissions" not in result.stderr
+
+
+DEPENDS = '''
+import unittest
+
+STATE = {"ready": False, "legacy": False}
+
+
+class Setup(unittest.TestCase):
+    def test_a_setup_ok(self):
+        STATE["ready"] = True
+
+    def test_c_legacy(self):
+        STATE["legacy"] = True
+
+
+class Victim(unittest.TestCase):
+    def test_victim(self):
+        if not STATE["ready"]:
+            self.skipTest("depends on test_a_setup_ok")
+        self.assertFalse(STATE["legacy"], "legacy mode leaked")
+'''
+
+
+def test_a_skipped_target_is_no_pass(tmp_path: Path) -> None:
+    """QA: a victim that pytest-dependency skipped in lists without the test it depends on was
+    judged a pass, so the innocent dependency and the polluter were named as a pair (45/45). A
+    skip ran none of the test: it is its own outcome, no evidence either way."""
+    root = tmp_path / "proj"
+    (root / "dep").mkdir(parents=True)
+    (root / "dep" / "__init__.py").write_text("")
+    (root / "dep" / "test_dep.py").write_text(textwrap.dedent(DEPENDS))
+    (root / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./dep\n")
+    skipped = write_list(tmp_path / "skipped.txt", "dep.test_dep.Setup.test_c_legacy", "dep.test_dep.Victim.test_victim")
+    proc = isolate(root, "replay", str(skipped), "--times", "2", "--json")
+    report = json.loads(proc.stdout)
+    assert report["outcomes"]["skip"] == 2 and report["outcomes"]["pass"] == 0 and report["reproduced"] == 0, report
+    assert "target was skipped: depends on test_a_setup_ok" in report["messages"], report
+    text = isolate(root, "replay", str(skipped), "--times", "1").stdout
+    assert "target was skipped: depends on test_a_setup_ok" in text, text
+    both = write_list(tmp_path / "both.txt", "dep.test_dep.Setup.test_a_setup_ok", "dep.test_dep.Setup.test_c_legacy",
+                      "dep.test_dep.Victim.test_victim")
+    report = json.loads(isolate(root, "replay", str(both), "--times", "1", "--json").stdout)
+    assert report["outcomes"]["fail"] == 1 and report["outcomes"]["skip"] == 0, report
