@@ -154,7 +154,8 @@ def pytest_args(project: Project, own_args: list[str], ids: list[str], collect_a
 
     Only the files the list names are collected (start-up dominates short lists), unless
     ``collect_all``; files that do not exist are left to the plugin to report as unknown ids.
-    Random ordering and xdist are switched off, and nothing is cached in the project.
+    Random ordering, xdist, reruns (rerunfailures, flaky) and coverage are switched off, and nothing
+    is cached in the project.
     """
     paths: list[str] = []
     if not collect_all:
@@ -163,7 +164,8 @@ def pytest_args(project: Project, own_args: list[str], ids: list[str], collect_a
             if path not in paths and (project.root / path).exists():
                 paths.append(path)
     return ["-p", "isolate.running.pytest_child", "-p", "no:isolate", "-p", "no:randomly", "-p", "no:xdist",
-            "-p", "no:cacheprovider", *own_args, *project.extra_args, *paths]
+            "-p", "no:rerunfailures", "-p", "no:flaky", "-p", "no:pytest_cov", "-p", "no:cacheprovider",
+            *own_args, *project.extra_args, *paths]
 
 
 def _python() -> str:

@@ -2,7 +2,8 @@
 
 Loaded only by isolate's runner (never through an entry point), as
 ``python -m pytest -p isolate.running.pytest_child -p no:isolate -p no:randomly -p no:xdist
--p no:cacheprovider --isolate-list FILE --isolate-stream FILE --isolate-error-file FILE PATHS``
+-p no:rerunfailures -p no:flaky -p no:pytest_cov -p no:cacheprovider --isolate-list FILE
+--isolate-stream FILE --isolate-error-file FILE PATHS``
 (see :func:`isolate.running.project.pytest_command`). It is the pytest twin of :mod:`isolate.running.child`:
 
 * after every other plugin has touched the collected items (``trylast``), it keeps exactly the
@@ -24,8 +25,10 @@ its and stepwise's options are registered here as no-ops, so ``addopts = --sw`` 
 
 The recording plugin (``isolate``) is blocked in a replay so that an ``isolate_record`` ini value
 or ``--isolate-record`` in ``addopts`` writes nothing into the project; its option and ini names
-are registered here as no-ops so such configurations still parse, and so are xdist's usual
-options (``addopts = -n auto --dist loadfile``): the replay runs in this one process.
+are registered here as no-ops so such configurations still parse, and so are the options of the
+other plugins it blocks (`BLOCKED_OPTIONS`): xdist's (``addopts = -n auto --dist loadfile``: the
+replay runs in this one process), pytest-randomly's, pytest-rerunfailures' and flaky's (a rerun
+would break the list's order or hide the failure) and pytest-cov's (it rewrote ``.coverage``).
 """
 
 from __future__ import annotations
@@ -63,17 +66,59 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
         group.addoption("--cache-show", action="append", nargs="?", dest="isolate_ignored_cacheshow",
                         help="ignored in a replay")
         parser.addini("cache_dir", default=".pytest_cache", help="ignored in a replay")
-    if not pluginmanager.is_blocked("xdist"):
-        return
-    # xdist is off in a replay; its usual options in addopts (-n auto --dist loadfile) still parse
-    group._addoption(  # a lowercase short option, as xdist itself registers it
-        "-n", "--numprocesses", dest="numprocesses", default=None, help="ignored in a replay")
-    group.addoption("--maxprocesses", dest="maxprocesses", default=None, help="ignored in a replay")
-    group.addoption("--dist", dest="dist", default="no", help="ignored in a replay")
-    group.addoption("--max-worker-restart", dest="maxworkerrestart", default=None, help="ignored in a replay")
+    for plugin, options in BLOCKED_OPTIONS.items():  # off in a replay: their options in addopts still parse
+        if pluginmanager.is_blocked(plugin):
+            for flags, kwargs in options:  # (_addoption: xdist's -n is a lowercase short option)
+                group._addoption(*flags, **kwargs, help="ignored in a replay")  # type: ignore[arg-type]
+    if pluginmanager.is_blocked("rerunfailures"):
+        for name in ("reruns", "reruns_delay"):
+            parser.addini(name, default="", help="ignored in a replay")
+
+
+def _value(dest: str, default: object = None) -> dict[str, object]:
+    return {"dest": dest, "default": default}
+
+
+def _flag(dest: str, action: str = "store_true") -> dict[str, object]:
+    return {"dest": dest, "action": action}
+
+
+def _many(dest: str, nargs: str | None = None) -> dict[str, object]:
+    return {"dest": dest, "action": "append", "default": None, **({"nargs": nargs} if nargs else {})}
+
+
+BLOCKED_OPTIONS: dict[str, tuple[tuple[tuple[str, ...], dict[str, object]], ...]] = {
+    # xdist: the replay runs in this one process (addopts = -n auto --dist loadfile)
+    "xdist": ((("-n", "--numprocesses"), _value("numprocesses")), (("--maxprocesses",), _value("maxprocesses")),
+              (("--dist",), _value("dist", "no")), (("--max-worker-restart",), _value("maxworkerrestart"))),
+    # pytest-randomly: the list's order and the tests' own seeding stay as they run (QA: its
+    # --randomly-seed in addopts ended every run as "unrecognized arguments")
+    "randomly": ((("--randomly-seed",), _value("randomly_seed", "default")),
+                 (("--randomly-dont-reset-seed",), _flag("randomly_reset_seed", "store_false")),
+                 (("--randomly-dont-reorganize",), _flag("randomly_reorganize", "store_false"))),
+    # pytest-rerunfailures and flaky run a failed test again: the rerun broke the list's order
+    # (the hunt stopped: "order mismatch"), and a rerun that passed would hide the failure
+    "rerunfailures": ((("--reruns",), _value("reruns")), (("--reruns-delay",), _value("reruns_delay")),
+                      (("--only-rerun",), _many("only_rerun")), (("--rerun-except",), _many("rerun_except")),
+                      (("--force-reruns",), _value("force_reruns")), (("--fail-on-flaky",), _flag("fail_on_flaky"))),
+    "flaky": ((("--force-flaky",), _flag("force_flaky")), (("--max-runs",), _value("max_runs")),
+              (("--min-passes",), _value("min_passes")), (("--no-flaky-report",), _flag("no_flaky_report")),
+              (("--no-success-flaky-report",), _flag("no_success_flaky_report"))),
+    # pytest-cov: a replay measured nothing anyone reads, and rewrote the project's .coverage
+    "pytest_cov": ((("--cov",), _many("cov_source", "?")), (("--cov-report",), _many("cov_report", "?")),
+                   (("--cov-config",), _value("cov_config")), (("--no-cov-on-fail",), _flag("no_cov_on_fail")),
+                   (("--no-cov",), _flag("no_cov")), (("--cov-fail-under",), _value("cov_fail_under")),
+                   (("--cov-append",), _flag("cov_append")), (("--cov-branch",), _flag("cov_branch")),
+                   (("--cov-precision",), _value("cov_precision")), (("--cov-context",), _value("cov_context")),
+                   (("--cov-reset",), _flag("cov_reset"))),
+}
+"""The plugins a replay blocks (isolate.running.project.pytest_command), and the options each
+registers, registered here as no-ops so that a project's addopts naming them still parses."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.is_blocked("rerunfailures"):  # its marker, for --strict-markers
+        config.addinivalue_line("markers", "flaky(reruns=1, reruns_delay=0): rerun marker, ignored in a replay")
     if config.getoption(_LIST) and config.getoption(_STREAM) and config.getoption(_ERROR):
         config.pluginmanager.register(Replay(config), "isolate-replay")
 

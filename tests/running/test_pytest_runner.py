@@ -204,6 +204,28 @@ def test_a_replay_runs_past_a_failing_predecessor_whatever_addopts_say(tmp_path:
     assert outcome.kind == FAIL and list(outcome.ran) == ids, outcome
 
 
+PLUGIN_OPTIONS = ("--randomly-seed=3 --randomly-dont-reorganize --reruns 2 --reruns-delay 0 --only-rerun Assertion"
+                  " --force-flaky --max-runs 3 --min-passes 1 --no-flaky-report --cov --cov=pkg --cov-report=term"
+                  " --cov-fail-under 90 --no-cov-on-fail -n 2 --dist loadfile")
+
+
+def test_the_options_of_plugins_a_replay_blocks_still_parse(tmp_path: Path) -> None:
+    """QA: a replay blocks pytest-randomly, and with --randomly-seed in addopts every run ended as
+    "unrecognized arguments"; pytest-rerunfailures' reruns broke the list's order (the hunt
+    stopped: "order mismatch") or hid the failure, and pytest-cov rewrote the project's
+    .coverage. A replay blocks them all, and their options (and rerunfailures' marker, under
+    --strict-markers) parse as no-ops, whether the plugins are installed or not."""
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\naddopts = -q --strict-markers {PLUGIN_OPTIONS}\nreruns = 2\n")
+    (tmp_path / "test_s.py").write_text("import pytest\nSTATE = []\n"
+                                        "def test_polluter():\n    STATE.append(1)\n"
+                                        "@pytest.mark.flaky(reruns=3)\ndef test_victim():\n    assert not STATE\n")
+    ids = ["test_s.py::test_polluter", "test_s.py::test_victim"]
+    with Runner(find_project(tmp_path)) as runner:
+        (outcome,) = runner.run(ids, ids[-1])
+    assert outcome.kind == FAIL and list(outcome.ran) == ids, outcome
+    assert not (tmp_path / ".coverage").exists()
+
+
 def _bisect_json(suite: Path, victim: str, *args: str, **extra: str) -> dict[str, object]:
     extract = isolate(suite, "extract", "--stream", "rec", "--test", victim, **extra)
     assert extract.returncode == 0, extract.stderr
