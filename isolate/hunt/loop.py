@@ -363,7 +363,13 @@ def _search(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs:
         # only while runs are still wanted: a finished hunt resumed in another mode runs nothing
         if isinstance(runner, AutoRunner) and runner.check(ev, jobs, deadline, merged["max_runs"]):
             continue  # the check's runs may be evidence now
-        _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+        ran = _run_query(hunt, problem, observations, ev, answer, runner, jobs, merged, display, settings, deadline)
+        if not ran and deadline is not None and time.monotonic() >= deadline:
+            # the time left ran out while the search chose (its runs are timed, its thinking is not):
+            # no run could start, and asking again would spin for good (QA: 778 times in 10 min)
+            spent = decide(problem, observations, replace(settings, max_runs=seen_now), batch=jobs)
+            if isinstance(spent, Verdict):
+                return problem, observations, ev, said, _which_budget(replace(spent, spent=True), most, ev, budget)
 
 
 # Runs in a row that are no evidence (the victim failed another way, crashed, or a test hung)
@@ -456,7 +462,8 @@ def _brittle(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs
             break
         query = Query((), room, "does it fail on its own more often than not? (then a state-setter may be missing)",
                       until_failure=False)
-        _run_query(hunt, problem, observations, ev, query, runner, room, merged, display, settings, deadline)
+        if not _run_query(hunt, problem, observations, ev, query, runner, room, merged, display, settings, deadline):
+            break  # the time left ran out before a run could start
         searched = _search(hunt, display, runner, merged, jobs, settings, None, told)
     return searched, None
 
@@ -527,9 +534,9 @@ def _scan_phase(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], j
 
 def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ...], ev: Evidence, query: Query,
                runner: Any, jobs: int, merged: dict[str, Any], display: Any, settings: Settings,
-               deadline: float | None) -> None:
+               deadline: float | None) -> int:
     """Run the query's lists (one, or a batch of several chosen together), journaling every
-    repetition under its list's step as soon as it ends."""
+    repetition under its list's step as soon as it ends; how many ran."""
     known = dict(ev.steps)
     lists: list[tuple[int, tuple[str, ...], int]] = []  # step, ids, runs
     for included, runs in query.lists():
@@ -542,9 +549,9 @@ def _run_query(hunt: Hunt, problem: Problem, observations: tuple[Observation, ..
                  leading(problem, observations, settings), lists=len(lists),
                  alone=ALONE.get(settings.strategy, "fails alone"))
     with executing(runner, query.executions):
-        run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
-                      until_failure=query.until_failure, in_flight=settings.strategy != "manual",
-                      on_outcome=display.outcome)
+        return len(run_journaled(hunt, runner, lists, query.reason, ev.entries, ev.phase, jobs, deadline,
+                                 until_failure=query.until_failure, in_flight=settings.strategy != "manual",
+                                 on_outcome=display.outcome))
 
 
 def _run_seconds(runner: Any) -> float | None:

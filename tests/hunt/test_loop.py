@@ -214,6 +214,43 @@ def test_the_budget_that_ended_the_hunt_is_named_in_its_evidence_too(tmp_path: P
     assert text.count(verdict["stop"]) == 1 and f"  stopped: {verdict['stop']}" in text, text
 
 
+SLOW_SEARCH = """
+import time
+import isolate.search.decide as decide
+
+_real = decide.decide
+
+
+def _slow(*args, **kwargs):  # the search of a 485-test order took about a second a question
+    time.sleep(1.0)
+    return _real(*args, **kwargs)
+
+
+decide.decide = _slow
+"""
+
+
+def test_a_time_budget_that_runs_out_while_the_search_chooses_ends_the_hunt(tmp_path: Path) -> None:
+    """QA (oslo.config, 485 predecessors): with 0.3 s of --time-budget left, the search took a
+    second to choose its next list, so its deadline had passed before a run could start: no run
+    ran, and the hunt asked the same question again, 778 times in 10 minutes, at 66% of a CPU,
+    until Ctrl-C. Here the search is made that slow (a sitecustomize wraps it): the hunt must end
+    with the budget named, at once."""
+    name, victim, _ = DETERMINISTIC
+    suite = recorded(tmp_path, name, victim)
+    first = json.loads(isolate(suite, "bisect", victim, "--max-runs", "2", "--json").stdout)
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text(SLOW_SEARCH)
+    budget = f"{first['seconds'] + 0.5:.3f}s"  # half a second left: less than a question takes
+    proc = subprocess.run([tool("isolate"), "bisect", victim, "--max-runs", "500", "--time-budget", budget, "--json"],
+                          cwd=suite, capture_output=True, text=True, timeout=120, env=env(PYTHONPATH=str(slow)))
+    assert proc.returncode in (4, 5), proc.stderr[-2000:]
+    verdict = json.loads(proc.stdout)
+    assert verdict["stop"].endswith(f"(--time-budget {float(budget[:-1]):g}s reached: give a larger one to go on)"), verdict
+    assert proc.stderr.count("step ") < 10, proc.stderr[-2000:]
+
+
 def test_not_reproduced_within_budget(tmp_path: Path) -> None:
     """A test that never fails: say so with the counts, name no culprit."""
     name, victim, _ = DETERMINISTIC
