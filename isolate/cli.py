@@ -387,7 +387,8 @@ def bisect(test: str, confidence: float | None, step_budget: float | None, time_
         kind = project_kind(result.hunt)
         click.echo(as_text(result.problem, result.verdict, result.hunt.path, result.reproducer, kind,
                            result.data["seconds"], result.data["history_runs"], result.data.get("cleaners"),
-                           result.data.get("ignored_outcomes"), repeat_of(result.hunt)))
+                           result.data.get("ignored_outcomes"), repeat_of(result.hunt),
+                           tuple(str(f) for f in result.data.get("findings") or ())))
     sys.exit(EXIT[result.verdict.kind])
 
 

@@ -57,12 +57,12 @@ def stestr_keeps_order(ids: Sequence[str]) -> bool:
 
 def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | None, kind: str,
             wall: float | None = None, history_runs: int = 0, cleaners: list[dict[str, Any]] | None = None,
-            ignored: dict[str, Any] | None = None, executions: int = 1) -> str:
+            ignored: dict[str, Any] | None = None, executions: int = 1, findings: Sequence[str] = ()) -> str:
     """`kind` is the project's runner kind (stestr/testr), for the reproduce command; `wall` the
     hunt's wall time across sessions; `history_runs` how many of the verdict's runs are stored
     earlier runs rather than new ones; `cleaners` the verdict's cleaner hints (--cleaners);
     `ignored` the runs that were no evidence, by outcome (verdict.json's `ignored_outcomes`),
-    which the verdict's runs leave out."""
+    which the verdict's runs leave out; `findings` what the runs proved on the way (verdict.json's)."""
     n = len(verdict.causes)
     head = headline(verdict.kind, n, verdict.stop)
     lines = [f"{problem.victim}", f"  {head} — confidence {probability(verdict.confidence)}"]
@@ -70,6 +70,10 @@ def as_text(problem: Problem, verdict: Verdict, hunt: Path, reproducer: Path | N
     if verdict.causes:
         lines.extend(_causes(problem, verdict))
         culprits = []
+    if verdict.kind != "fails-alone":  # QA: a polluter named, and not a word that the victim also fails alone
+        lines.extend(f"  finding: {f}" + ("; the victim fails on its own as well, so fixing the cause(s) leaves that"
+                                           " failure" if verdict.kind == "polluter" and "on its own" in f else "")
+                     for f in findings)
     tied = [c for c, p in verdict.alternatives if culprits and verdict.kind == "undecided"
             and p >= verdict.confidence - 1e-9]
     if culprits:

@@ -159,6 +159,23 @@ def test_a_causes_rate_says_the_runs_it_is_read_from(tmp_path: Path) -> None:
     assert "a.T.test_a  [test; rate 0.833, confidence 0.999]" in as_text(problem, old, tmp_path, None, "stestr")
 
 
+def test_a_polluter_verdict_says_the_victim_also_fails_on_its_own(tmp_path: Path) -> None:
+    """QA: a victim polluted by a test and failing 1 time in 30 on its own was named polluted, and
+    only status and the JSON said it fails alone too: the user would fix the polluter and keep
+    the flake."""
+    problem = Problem(("a.T.test_a",), "b.T.test_v", (0.1,), 0.1, 0.1)
+    causes = (FoundCause("test", "a.T.test_a", (0,), 0.6, 0.99, ("fails 9/15 with a.T.test_a before it", "rate ..."),
+                         fails=9, held=15),)
+    verdict = Verdict("polluter", (0,), 0.99, 0.6, 0.03, ("x",), 90, 3.0, causes=causes)
+    finding = "fails on its own: 3/73 alone on a first execution"
+    text = as_text(problem, verdict, tmp_path, None, "stestr", findings=(finding,))
+    assert (f"  finding: {finding}; the victim fails on its own as well, so fixing the cause(s) leaves that failure"
+            in text), text
+    assert "finding" not in as_text(problem, verdict, tmp_path, None, "stestr")
+    alone = Verdict("fails-alone", (), 0.99, 0.03, 0.03, ("x",), 90, 3.0)  # its headline says it already
+    assert "finding" not in as_text(problem, alone, tmp_path, None, "stestr", findings=(finding,))
+
+
 def test_runs_that_were_no_evidence_are_counted_and_said_to_be(tmp_path: Path) -> None:
     """A hunt ended by 100 runs in a row that told nothing said "0 runs in 7s, 13s of test time"."""
     problem = Problem(("a.T.test_a",), "b.T.test_v", (0.1,), 0.1, 0.1)
