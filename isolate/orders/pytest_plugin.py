@@ -137,7 +137,7 @@ class Phase:
     """What one phase (setup, call or teardown) of a test reported."""
 
     when: str
-    outcome: str  # passed, failed or skipped
+    outcome: str  # passed, failed or skipped; rerun: failed, and pytest-rerunfailures runs it again
     xfail: bool  # the report carries `wasxfail`: an xfail (skipped) or a non-strict xpass (passed)
     text: str  # the failure's longrepr text, or a skip's reason
 
@@ -157,7 +157,7 @@ def verdict(phases: Sequence[Phase]) -> tuple[str, str]:
     An error in setup or teardown is a failure of the test (a polluted fixture is pollution);
     a strict xpass, which pytest reports as a failed call, is still an unexpected success.
     """
-    failed = [p for p in phases if p.outcome == "failed" and not p.text.startswith(_STRICT_XPASS)]
+    failed = [p for p in phases if p.outcome in ("failed", "rerun") and not p.text.startswith(_STRICT_XPASS)]
     if failed:
         if len(failed) == 1:
             return "fail", failed[0].text
@@ -180,10 +180,19 @@ class Recorder:
     The writer (isolate.orders.stream_writer, the bytes subunit's own writer makes, without
     importing subunit and testtools in every replay) flushes after every packet, so what a crash
     leaves on disk ends with the `inprogress` event of the test that was running.
+
+    A test run again in the same process (pytest-rerunfailures, flaky) is recorded once, as its
+    first attempt ended: a failure that a rerun hid is the failure it was, and the recording keeps
+    one id per test (QA: each attempt was a test of its own, the repeated id read as a second
+    process, and the order before the failing test was lost). In a replay (`replay`), where the
+    victim repeated is meant to run again, every execution is recorded.
     """
 
-    def __init__(self, path: Path, name: str) -> None:
+    def __init__(self, path: Path, name: str, replay: bool = False) -> None:
         self.path = path
+        self.replay = replay
+        self._done: set[str] = set()  # the tests recorded (a recording's later attempts are reruns)
+        self._again: set[str] = set()  # a rerun under way: its reports are not recorded
         self.tags = frozenset({worker_tag(name)})
         try:
             self._fp: BinaryIO = path.open("wb")
@@ -195,15 +204,24 @@ class Recorder:
         self._phases: dict[str, list[Phase]] = {}
 
     def pytest_runtest_logstart(self, nodeid: str) -> None:
+        if not self.replay and nodeid in self._done:
+            self._again.add(nodeid)
+            return
         self._phases[nodeid] = []
         self._out.status(test_id=nodeid, test_status="inprogress", test_tags=self.tags, timestamp=_now())
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.nodeid in self._again:
+            return
         phases = self._phases.get(report.nodeid)
         if phases is not None:
             phases.append(Phase.of(report))
 
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
+        if nodeid in self._again:
+            self._again.discard(nodeid)
+            return
+        self._done.add(nodeid)
         status, text = verdict(self._phases.pop(nodeid, []))
         if text:
             name = "traceback" if status in ("fail", "uxsuccess") else "reason"

@@ -156,7 +156,7 @@ class Replay:
         items[:] = _fresh_repeats([by_id[i] for i in self.ids])
         if others:
             self.config.hook.pytest_deselected(items=others)
-        self.recorder = Recorder(self.stream, "main")
+        self.recorder = Recorder(self.stream, "main", replay=True)
         self.config.pluginmanager.register(self.recorder, "isolate-replay-recorder")
 
     @pytest.hookimpl(trylast=True)  # after every other plugin's and conftest's own

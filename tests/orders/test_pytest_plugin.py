@@ -325,3 +325,48 @@ def test_verdict_precedence() -> None:
     assert verdict([ok, Phase("call", "passed", True, "r")]) == ("uxsuccess", "")
     assert verdict([Phase("setup", "skipped", False, "why"), Phase("teardown", "passed", False, "")]) == ("skip", "why")
     assert verdict([]) == ("success", "")
+
+
+RERUN_SUITE = '''
+import pytest
+
+STATE = {"leak": False, "tries": 0}
+
+
+def test_a_polluter():
+    STATE["leak"] = True
+
+
+def test_b_bystander():
+    pass
+
+
+def test_c_network():  # fails its first try, passes its rerun
+    STATE["tries"] += 1
+    assert STATE["tries"] > 1
+
+
+def test_d_victim():
+    assert not STATE["leak"]
+'''
+
+
+def test_a_rerun_is_recorded_as_its_first_attempt_ended(tmp_path: Path) -> None:
+    """QA (pytest-rerunfailures, `--reruns 2` in addopts): each attempt was recorded as a test of
+    its own, a failure that a rerun hid as a pass, and the repeated id read as a second process,
+    so extract said the victim ran first and lost its polluter. A rerun is the failure it was,
+    recorded once; the order before the victim is whole."""
+    pytest.importorskip("pytest_rerunfailures")
+    (tmp_path / "test_r.py").write_text(textwrap.dedent(RERUN_SUITE))
+    proc = pytest_run(tmp_path, "--reruns", "2", "--isolate-record", "rec")
+    assert "1 failed, 3 passed, 3 rerun" in proc.stdout, proc.stdout[-2000:]  # the victim's two, the network's one
+    records, warnings = read(tmp_path / "rec" / "main.subunit")
+    assert [(r.id.split("::")[1], r.status) for r in records] == [
+        ("test_a_polluter", "success"), ("test_b_bystander", "success"), ("test_c_network", "fail"),
+        ("test_d_victim", "fail")], (records, warnings)
+    out = subprocess.run([sys.executable, "-m", "isolate", "extract", "--stream", "rec", "--test", "test_d_victim",
+                          "-o", "-"], cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [f"test_r.py::{name}" for name in ("test_a_polluter", "test_b_bystander",
+                                                                   "test_c_network", "test_d_victim")]
+    assert "process runs" not in out.stderr, out.stderr
