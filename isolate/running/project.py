@@ -85,11 +85,14 @@ def with_pytest_args(project: Project, args: tuple[str, ...] | list[str]) -> Pro
 def find_project(start: Path, kind: str | None = None) -> Project:
     """Walk up from ``start`` to the nearest directory holding a test configuration.
 
-    In a directory holding both stestr and testr configurations, the one whose repository
+    In a directory holding both stestr and testr configurations, ``kind`` ("stestr" or "testr":
+    the repository a hunt's run was stored in) says which; without it the one whose repository
     (``.stestr/`` or ``.testrepository/``) exists wins, stestr otherwise, because that is where
-    the failing run the user is hunting was recorded. A directory with pytest configuration and
-    neither of those is a pytest project. ``kind="pytest"`` looks for pytest configuration only
-    (and takes ``start`` itself as the root when there is none).
+    the failing run the user is hunting was recorded (QA: a hunt of a testr run in a project
+    midway to stestr ran its lists with .stestr.conf, without .testr.conf's test_command and the
+    variables it sets). A directory with pytest configuration and neither of those is a pytest
+    project. ``kind="pytest"`` looks for pytest configuration only (and takes ``start`` itself as
+    the root when there is none).
     """
     start = start.resolve()
     if kind == "pytest":
@@ -101,6 +104,8 @@ def find_project(start: Path, kind: str | None = None) -> Project:
         stestr = _read_stestr(directory)
         testr = _read_testr(directory) if (directory / TESTR_CONF).is_file() else None
         if stestr and testr:
+            if kind in ("stestr", "testr"):
+                return testr if kind == "testr" else stestr
             if (directory / ".testrepository").is_dir() and not (directory / ".stestr").is_dir():
                 return testr
             return stestr

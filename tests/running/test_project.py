@@ -146,3 +146,20 @@ def test_substituted_command_really_runs_through_the_shell(tmp_path: Path) -> No
     command = str(command).replace("-m json.tool", "-c 'import sys; print(sys.argv[1:])'")
     out = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, cwd=tmp_path)
     assert out.stdout.strip() == "['discover', '-t', './', './t']", out.stderr
+
+
+def test_a_project_with_both_configurations_runs_with_the_one_of_the_hunts_repository(tmp_path: Path) -> None:
+    """QA (a project midway from testr to stestr, both configurations and both repositories): a
+    hunt of a run stored by testr ran its lists with .stestr.conf, without the variables and
+    wrapper of .testr.conf's test_command (the polluter's rate read 0.676 against its 0.4). The
+    hunt's repository kind decides; without one, the rule stays as it was."""
+    (tmp_path / "t").mkdir()
+    (tmp_path / ".stestr.conf").write_text("[DEFAULT]\ntest_path=./t\n")
+    (tmp_path / ".testr.conf").write_text(TESTR.format(
+        "RATE=0.4 ${PYTHON:-python} -m subunit.run discover -t ./ ./t $LISTOPT $IDOPTION"))
+    (tmp_path / ".stestr").mkdir()
+    (tmp_path / ".testrepository").mkdir()
+    assert find_project(tmp_path, "testr").kind == "testr"
+    assert "RATE=0.4" in str(runner_command(find_project(tmp_path, "testr"), "isolate.running.child", [])[0])
+    assert find_project(tmp_path, "stestr").kind == "stestr"
+    assert find_project(tmp_path).kind == "stestr"  # both repositories, no kind given: stestr, as before

@@ -58,7 +58,7 @@ class Request:
 
 def worker_project(kind: str, pytest_args: tuple[str, ...] = (), start: Path | None = None) -> Project:
     """The project the worker was started in (its cwd), checked to be of the client's kind."""
-    project = find_project(start or Path.cwd(), "pytest" if kind == "pytest" else None)
+    project = find_project(start or Path.cwd(), kind if kind in ("pytest", "stestr", "testr") else None)
     if project.kind != kind:
         raise UserError(f"the worker's project in {project.root} is a {project.kind} project, the "
                         f"hunt's is {kind}; fix: start the worker from the same project's root")
