@@ -130,7 +130,7 @@ def extract(source: Source, label: str, worker: str | None, test: str | None) ->
     if len(starts) > 1:
         warnings.append(
             f"{worker} holds {len(starts)} process runs in {label} (ids repeat, as after"
-            f" 'stestr run --combine'); used the one with the failure, from {entries[segment_start].id}"
+            f" 'stestr run --combine'); used {_which_process(entries, victim_at)}, from {entries[segment_start].id}"
         )
     kept = entries[segment_start : victim_at + 1]
     order = tuple(e.id for e in kept)
@@ -267,8 +267,9 @@ def _not_in(test: str, ids: Collection[str], label: str) -> UserError:
 def _find_worker(source: Source, label: str, test: str | None, warnings: list[str]) -> tuple[str, str | None]:
     """First pass: the worker of --test (and the id it names, which may be a part of one), or of
     the run's only failing test."""
-    failing: list[tuple[str, str, bool]] = []  # id, worker, whether the stream ends while it ran
+    failing: dict[tuple[str, str], bool] = {}  # (id, worker) -> whether the stream ends while it ran
     named: dict[str, list[str]] = {}  # the ids that contain --test -> their workers
+    named_failed: dict[str, set[str]] = {}  # ... -> the workers where it failed
     seen: set[str] = set()
 
     def look(record: Record) -> None:
@@ -277,8 +278,10 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
         seen.add(record.id)
         if test is not None and test in record.id:
             named.setdefault(record.id, []).append(_worker(record))
-        elif test is None and record.status in FAILING:
-            failing.append((record.id, _worker(record), record.cut))
+            if record.status in FAILING:
+                named_failed.setdefault(record.id, set()).add(_worker(record))
+        elif test is None and record.status in FAILING:  # (once a worker: combined runs repeat ids; QA)
+            failing[(record.id, _worker(record))] = failing.get((record.id, _worker(record)), False) or record.cut
 
     if source(look, warnings.append) == 0:
         raise _no_records(label)
@@ -287,6 +290,8 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
         distinct = sorted(set(named.get(test, ())))
         if not distinct:
             raise _not_in(test, seen, label)
+        if len(distinct) > 1 and len(named_failed.get(test, ())) == 1:  # it failed on one of them: that one
+            return next(iter(named_failed[test])), test
         if len(distinct) > 1:
             raise UserError(f"{test} ran on several workers in {label} ({', '.join(distinct)}); pass --worker TAG")
         return distinct[0], test
@@ -295,9 +300,18 @@ def _find_worker(source: Source, label: str, test: str | None, warnings: list[st
             if label.startswith("run ") else ""
         raise UserError(f"{label} has no failing test;{pick} pass --test ID to name the test to investigate")
     if len(failing) > 1:
-        names = [f"{test_id} ({tag}{CUT if cut else ''})" for test_id, tag, cut in failing]
-        raise UserError(f"{label} has {len(failing)} failing tests: {_listing(names)}; pass --test ID")
-    return failing[0][1], test
+        names = [f"{test_id} ({tag}{CUT if cut else ''})" for (test_id, tag), cut in failing.items()]
+        ids = {test_id for test_id, _ in failing}
+        fix = "pass --worker TAG" if len(ids) == 1 else "pass --test ID"
+        what = "failing tests" if len(ids) > 1 else "failures"
+        raise UserError(f"{label} has {len(failing)} {what}: {_listing(names)}; {fix}")
+    return next(iter(failing))[1], test
+
+
+def _which_process(entries: list[_Entry], victim_at: int) -> str:
+    """Which of a worker's process runs extract used, in words (QA: two had failed, silently)."""
+    failed = sum(e.id == entries[victim_at].id and e.status in FAILING for e in entries)
+    return f"the last of the {failed} in which it failed" if failed > 1 else "the one with the failure"
 
 
 def _victim_index(entries: list[_Entry], worker: str, label: str, test: str | None) -> int:

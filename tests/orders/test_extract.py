@@ -284,6 +284,27 @@ def test_combined_runs_use_the_process_with_the_failure(polluted: Path, tmp_path
     assert ids == listed[: listed.index(ids[-1]) + 1]
 
 
+def test_combined_runs_name_a_failure_once_and_the_worker_it_failed_on(polluted: Path, tmp_path: Path) -> None:
+    """QA (stestr run --combine): the victim failing in two processes of one worker was "2 failing
+    tests: X (worker-0), X (worker-0); pass --test ID", and then --test X said it "ran on several
+    workers" where it had failed on one. A failure is named once a worker, --test takes the worker
+    it failed on, and the process used is said."""
+    data = v2_records([("a", "success", "worker-0"), ("v", "success", "worker-0"),  # a process it passed in
+                       ("b", "success", "worker-1"), ("v", "fail", "worker-1")])
+    out = isolate(tmp_path, "extract", "--stream", "-", "--test", "v", "-o", "-", input=data)
+    assert out.returncode == 0 and out.stdout.split() == ["b", "v"], out.stderr
+    assert_user_error(isolate(tmp_path, "extract", "--stream", "-", "--test", "v", "--force", input=data + v2_records(
+        [("c", "success", "worker-0"), ("v", "fail", "worker-0")])), "ran on several workers")  # failed on both
+    [victim] = failing_ids(polluted)
+    twice = fresh(polluted, tmp_path / "twice")
+    for _ in range(2):
+        stestr_run(twice, "--serial", "--combine")  # worker-0 fails it in two more processes
+    out = isolate(twice, "extract", "--worker", "worker-0", "-o", "-")
+    assert out.returncode == 0, out.stderr
+    assert "used the last of the " in out.stderr and " in which it failed" in out.stderr, out.stderr
+    assert out.stdout.split()[-1] == victim
+
+
 def test_runs_joined_newest_first_keep_the_failing_process_whole(polluted: Path, tmp_path: Path) -> None:
     """QA: two runs' streams joined newer first (`cat passed.subunit failed.subunit`): the widest
     forward pause then lay inside the failing run, whose first half was cut off with the
