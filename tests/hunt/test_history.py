@@ -413,6 +413,19 @@ def test_every_run_of_the_victim_in_a_history_stream_or_folder_counts(tmp_path: 
     assert "2 earlier runs of the victim are evidence (0 new; 2 copies" in proc.stderr, proc.stderr
 
 
+def test_history_streams_without_a_repository_are_not_limited_by_history_since(tmp_path: Path) -> None:
+    """QA: a hunt extracted from a stream, with --history streams and no repository, was told to
+    limit them "with --history-since RUN", which it then refused (it needs a repository)."""
+    suite = recording("deterministic_polluter", tmp_path / "suite", VICTIM)
+    own = tmp_path / "own.subunit"
+    own.write_bytes(run([tool("stestr"), "last", "--subunit"], suite).stdout)
+    assert isolate(suite, "extract", "--stream", str(own), "--force").returncode == 0
+    failed, _ = other_runs(tmp_path)
+    proc = isolate(suite, "bisect", VICTIM, "--history", str(failed), "--max-runs", "1")
+    line = next(line for line in proc.stderr.splitlines() if "earlier run of the victim is evidence" in line)
+    assert "--history-since" not in line and line.endswith("--no-history leaves them out"), line
+
+
 def test_stored_runs_with_nothing_to_keep_are_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stored runs in which the victim did not run (partial runs) were parsed again at every
     session: a repository of 1,615 runs took 10 s before each session's first run. A run that
