@@ -15,6 +15,7 @@ from pathlib import Path
 from isolate.errors import UserError
 
 HUNTS = ".isolate"
+PYTEST_ARGS = "pytest-args.json"  # a recording's pytest command line (isolate.orders.pytest_plugin writes it)
 """The directory, next to the project, that holds one directory per hunt."""
 
 

@@ -21,6 +21,7 @@ from isolate.orders.extract import (
     closest_id,
     extract,
     file_source,
+    recording_options,
     stream_source,
 )
 from isolate.orders.repository import find_repository, other_repository
@@ -75,6 +76,12 @@ def extract_to_hunt(
                          " made there (isolate finds it from here too)")
             root = above
         _check_pytest_root(root, result.victim, stream)
+        left_out = recording_options(stream) if stream is not None and str(stream) != "-" else []
+        if left_out:  # QA: recorded with --count 2, -W error or --runslow: every hunt run differed from it
+            shown = " ".join(shlex.quote(a) for a in left_out)
+            early.append(f"the recording's pytest ran with {shown}, and a hunt's runs use the project's configuration"
+                         f" only: give what changes which tests run or how they fail with --pytest-arg, e.g."
+                         f" isolate bisect {shlex.quote(result.victim)} --pytest-arg={shlex.quote(left_out[0])}")
     warnings = early + list(result.warnings)
     order, durations = result.order, result.durations
     imports = () if result.predecessors or origin.get("kind") == "pytest" else import_candidates(result)

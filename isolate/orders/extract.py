@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from isolate.errors import UserError
+from isolate.files import PYTEST_ARGS
 from isolate.orders.stream import FAILING, Record, Visitor, Warn, compression, decompressed, scan, seekable
 
 UNTAGGED = "untagged"
@@ -430,6 +432,41 @@ def stdin_source(fp: BinaryIO) -> Source:
         return scan(_uncompressed(spooled, "stdin", warn), visit, warn)
 
     return read
+
+
+_QUIET_OPTIONS = re.compile(r"-[qvsxlr]+|--(tb|color|durations|maxfail|dist|numprocesses|junit-?xml|html|"
+                            r"basetemp|capture|showlocals|verbose|quiet|exitfirst|strict-markers)(=.*)?|-n\S*|-[rp]\S+")
+_TAKES_VALUE = frozenset({"-n", "--numprocesses", "--dist", "--tb", "--maxfail", "--durations", "-p", "--basetemp",
+                          "--capture", "--junitxml", "--junit-xml", "-r", "--isolate-record", "--color", "-k", "-m"})
+
+
+def recording_options(path: Path) -> list[str]:
+    """The options of the pytest session that made the recording in `path` (a directory, or a
+    file in one) that a hunt's runs leave out: its command line (the recorder keeps it, see
+    isolate.files.PYTEST_ARGS) without the paths and node ids it ran, the recording's own option,
+    output options, xdist's, plugins (-p) and test selection (-k, -m: a hunt runs its lists). Empty when there is none, or the recording predates it."""
+    import json
+
+    folder = path if path.is_dir() else path.parent
+    try:
+        saved = json.loads((folder / PYTEST_ARGS).read_text(encoding="utf8"))
+        args, where = [str(a) for a in saved["args"]], Path(str(saved["dir"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        if arg in _TAKES_VALUE:
+            skip = True
+            continue
+        if arg.startswith("--isolate-record") or _QUIET_OPTIONS.fullmatch(arg) \
+                or (not arg.startswith("-") and (where / arg.split("::", 1)[0]).exists()):  # a path or node id
+            continue
+        kept.append(arg)
+    return kept
 
 
 def recorded_files(path: Path) -> list[Path]:

@@ -15,6 +15,7 @@ fixture fails a victim just as surely in setup or teardown as in its body.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import BinaryIO
 
 import pytest
 
+from isolate.files import PYTEST_ARGS
 from isolate.orders.pytest_replay import MAIN, RECORD_SUFFIX, record_path, worker_tag
 from isolate.orders.stream_writer import StreamWriter
 
@@ -80,10 +82,22 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(Recorder(record_path(directory, name), name), "isolate-recorder")
         return
     clear(directory)
+    _write_args(directory, config)
     if getattr(config.option, "dist", "no") != "no":
         config.pluginmanager.register(_HandToWorkers(directory), "isolate-xdist")
     else:
         config.pluginmanager.register(Recorder(record_path(directory, MAIN), MAIN), "isolate-recorder")
+
+
+def _write_args(directory: Path, config: pytest.Config) -> None:
+    """The session's command line, beside the recording: a hunt runs pytest with the project's
+    configuration only, and `isolate extract` names the options it would leave out (QA: a
+    recording made with --count 2 or -W error, whose hunts could not run or reproduce)."""
+    try:
+        (directory / PYTEST_ARGS).write_text(json.dumps({"args": list(config.invocation_params.args),
+                                                         "dir": str(config.invocation_params.dir)}) + "\n")
+    except OSError:
+        pass  # (the recording itself says what it cannot write)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -114,6 +128,7 @@ def clear(directory: Path) -> None:
                 )
         for path in old:
             path.unlink()
+        (directory / PYTEST_ARGS).unlink(missing_ok=True)
     except OSError as error:
         raise pytest.UsageError(
             f"--isolate-record {directory} cannot be prepared ({error.strerror or error});"

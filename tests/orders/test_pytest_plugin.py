@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_suite, env, xdist_recorded
+from isolate.files import PYTEST_ARGS
 from isolate.orders.pytest_plugin import Phase, verdict
 from isolate.orders.stream import Record, scan
 
@@ -48,7 +49,8 @@ def verbose_results(stdout: str) -> list[tuple[str, str]]:
 
 
 def files(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir())
+    """The recording's streams (beside them the session's command line, PYTEST_ARGS)."""
+    return sorted(p.name for p in directory.iterdir() if p.name != PYTEST_ARGS)
 
 
 @pytest.fixture(scope="module")
@@ -277,7 +279,7 @@ def test_collect_only_leaves_the_recording_alone(fixture_state: Path, tmp_path: 
     (tmp_path / "gw0.subunit").write_bytes(b"from the last real run")
     proc = pytest_run(fixture_state, "--collect-only", "-q", "--isolate-record", str(tmp_path))
     assert proc.returncode == 0
-    assert files(tmp_path) == ["gw0.subunit"]
+    assert files(tmp_path) == ["gw0.subunit"] and not (tmp_path / PYTEST_ARGS).exists()
 
 
 CRASH = '''
@@ -370,3 +372,27 @@ def test_a_rerun_is_recorded_as_its_first_attempt_ended(tmp_path: Path) -> None:
     assert out.stdout.split() == [f"test_r.py::{name}" for name in ("test_a_polluter", "test_b_bystander",
                                                                    "test_c_network", "test_d_victim")]
     assert "process runs" not in out.stderr, out.stderr
+
+
+def test_extract_names_the_recording_options_a_hunt_leaves_out(tmp_path: Path) -> None:
+    """QA: recorded with `pytest --count 2`, `-W error::...` or a conftest's `--runslow`, the hunts
+    could not run (unknown ids) or never reproduced, and nothing said the recording's command
+    line had options a hunt's runs leave out. The recorder keeps the command line; extract names
+    those options (not the paths, node ids, output or recording options) and the fix."""
+    (tmp_path / "test_r.py").write_text(textwrap.dedent(RERUN_SUITE))
+    proc = pytest_run(tmp_path, "-q", "-rA", "--isolate-record", "rec", "-W", "error::DeprecationWarning", "-o",
+                      "xfail_strict=true", "test_r.py::test_a_polluter", "test_r.py::test_d_victim")
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    out = subprocess.run([sys.executable, "-m", "isolate", "extract", "--stream", "rec"], cwd=tmp_path, env=env(),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    said = next(line for line in out.stderr.splitlines() if "the recording's pytest ran with" in line)
+    assert "ran with -W error::DeprecationWarning -o xfail_strict=true, and a hunt's runs" in said, said
+    assert "--pytest-arg=-W" in said and "test_r.py" not in said.split(", and")[0], said
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "test_r.py").write_text(textwrap.dedent(RERUN_SUITE))
+    pytest_run(plain, "-q", "--isolate-record", "rec")  # nothing to leave out: nothing said
+    out = subprocess.run([sys.executable, "-m", "isolate", "extract", "--stream", "rec", "--test", "test_d_victim"],
+                         cwd=plain, env=env(), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "the recording's pytest ran with" not in out.stderr, out.stderr
