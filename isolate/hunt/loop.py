@@ -277,6 +277,7 @@ def _loop(hunt: Hunt, display: Any, runner: Any, merged: dict[str, Any], jobs: i
         runs = int(setter.data["runs"]) + ev.history[0] + ev.early - repeats_from(hunt)
         answer = replace(answer, runs=runs, evidence=answer.evidence + (
             f"no state-setter found: {setter.verdict.stop or _SETTER_ENDS.get(setter.verdict.kind, setter.verdict.kind)}",))
+        ev = evidence(hunt, ev)  # its runs' time too (QA: "62 runs in 1.0 s" of a hunt that took 19 s)
     searched_runs, later = answer.runs, []
     if answer.kind == "polluter" and settings.strategy in ("isolate", "single") and merged.get("scan"):
         answer = _scan_phase(hunt, display, runner, merged, jobs, settings, problem, observations, answer, told)
