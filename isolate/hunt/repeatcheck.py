@@ -91,12 +91,12 @@ def auto_start(hunt: Hunt, ev: Evidence, merged: dict[str, Any], runner: Any, di
         flaky = _flaky(ev)
         state = ahead_next(runs, reproduced, flaky, left, room, every, int(auto["repeat"]), failed_left(ev, strategy))
         if state == OFF:
-            why = (_together(k_fold_runs) if alike(every, int(auto["repeat"]))
+            why = (_together(k_fold_runs, int(auto["repeat"])) if alike(every, int(auto["repeat"]))
                    else f"{seen}, and repeats can no longer start")
             _decide(hunt, runner, display, OFF, rejects(k_fold_runs, "watch")[1], k_fold_runs, alone, 1, why)
             return False  # the runs counted by their first execution, as before
         if state == SINGLE:  # a deterministic cause: as on one worker from now on (repeats may start later)
-            why = (f"{_together(k_fold_runs)}, each holding a test that never passed (a deterministic cause, which"
+            why = (f"{_together(k_fold_runs, int(auto['repeat']))}, each holding a test that never passed (a deterministic cause, which"
                    f" fails every execution): from run {ev.entries + 1} on, the runs execute the victim once, and"
                    " repeats start by themselves if a flaky cause shows")
             _write_auto({**auto, "stopped": ev.entries, "why": why}, hunt)
@@ -273,14 +273,17 @@ def watch(hunt: Hunt, runner: Any, display: Any) -> None:
     runs, alone = k_fold(hunt)
     if add_nothing(listed(hunt), repeat_of(hunt)):
         _decide(hunt, runner, display, OFF, rejects(runs, "watch")[1], runs, alone, 1,
-                f"{_together(runs)}: the cause is drawn once a run or always bites, and repeats add no evidence")
+                f"{_together(runs, repeat_of(hunt))}: the cause is drawn once a run or always bites, and repeats add no evidence")
         raise RepeatsOff
 
 
-def _together(runs: Sequence[str]) -> str:
-    """Why repeats stop when the runs' executions fail together (isolate.search.repeats.alike)."""
-    failing = sum("r" in e for e in runs)
-    return f"every one of the {failing} runs that reproduced the failure did so on all its executions"
+def _together(runs: Sequence[str], used: int) -> str:
+    """Why repeats stop when the runs' executions, judged on their first `used`, fail together
+    (isolate.search.repeats.alike). QA: it counted a reproduction at any execution, and called 9
+    runs "all its executions" of which 6 had reproduced on one of 10."""
+    failing = sum("r" in e[:used] for e in runs if len(e) > 1)
+    judged = f" (of the first {used}, which the runs are judged on)" if any(len(e) > used for e in runs) else ""
+    return f"every one of the {failing} runs that reproduced the failure did so on all its executions{judged}"
 
 
 def _run_alone(hunt: Hunt, runner: Any, runs: int, jobs: int, deadline: float | None,

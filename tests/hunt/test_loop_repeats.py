@@ -19,7 +19,7 @@ from conftest import (FA_VICTIM, assert_user_error, copy_suite, fails_alone_reco
                       recording, stestr_run)
 from isolate.hunt.evidence import evidence
 from isolate.hunt.journal import Entry, append_journal, read_journal
-from isolate.hunt.repeatcheck import OFF, ON, _decide, _single_runs, executing, held, left_out, repeat_text
+from isolate.hunt.repeatcheck import OFF, ON, _decide, _single_runs, _together, executing, held, left_out, repeat_text
 from isolate.hunt.store import (FORK_CHECK_PHASE, Hunt, ahead_waiting, executions_of, read_repeat_auto, read_steps, repeat_of,
                                  step_for)
 from isolate.report.html import _observations_after_each_entry
@@ -613,6 +613,17 @@ def test_a_held_verdict_runs_the_fork_check_when_it_is_due_before_its_next_wave(
     new = journal(suite)[60:]
     assert new and new[0].get("phase") == FORK_CHECK_PHASE, [(e.get("phase"), e.get("mode"), e["step"]) for e in new[:5]]
     assert "fork check: running the hunt's first 2 lists" in resumed.stderr, resumed.stderr
+
+
+def test_why_repeats_stop_counts_the_executions_the_runs_are_judged_on() -> None:
+    """QA: "every one of the 9 runs that reproduced the failure did so on all its executions", of
+    9 runs 6 of which had reproduced on one of 10: they were judged on their first 3, and the
+    count took a reproduction at any execution."""
+    runs = ["rrrpppprpp"] * 3 + ["ppppppprpp"] * 6 + ["pppppppppp"] * 4
+    assert _together(runs, 3) == ("every one of the 3 runs that reproduced the failure did so on all its executions"
+                                  " (of the first 3, which the runs are judged on)")
+    assert _together(["rrr", "ppp", "rrr"], 3) == ("every one of the 2 runs that reproduced the failure did so on all"
+                                                   " its executions")
 
 
 def test_a_repeat_decision_that_replaces_an_earlier_one_says_so(tmp_path: Path) -> None:
