@@ -151,7 +151,7 @@ class H(unittest.TestCase):
 def alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # (gone between open and read: ESRCH)
         return False
 
 

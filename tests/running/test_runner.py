@@ -252,7 +252,7 @@ def alive(pid: int) -> bool:
     """Running (zombies count as gone: nothing may be left *running*)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # (gone between open and read: ESRCH)
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
