@@ -140,6 +140,8 @@ def signatures_match(expected: str | None, actual: str | None) -> bool:
 _PYTEST_LOCATION_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+): ?(?P<msg>.*)$")
 _PYTEST_E_RE = re.compile(r"^E(?:\s|$)")
 _DEF_RE = re.compile(r"^\s*(?:async\s+)?def\s+(?P<func>\w+)\s*\(")
+_DOCTEST = ("DocTestFailure", "UnexpectedException")  # pytest's doctest failures: no E lines
+_EXAMPLE_RE = re.compile(r"^\d+\s+>>> (.*\S)\s*$")  # a doctest listing's numbered example line
 _PYTEST_SEPARATOR = re.compile(r"^(?:_ )+_?$")
 
 
@@ -192,6 +194,11 @@ def signature_from_pytest(lines: list[str]) -> str | None:
         message = last_msg  # --tb=line: ``path:N: message``
     if not exc_type and message.startswith("assert "):
         exc_type = "AssertionError"  # a bare assert (short style names no type)
+    if exc_type in _DOCTEST and not message:
+        # the failing example's source, the doctest's listing's last ">>>" line (QA: the signature was
+        # "DocTestFailure: @ utils.py", so another example's failure counted as the recorded one)
+        examples = [m.group(1) for line in lines if (m := _EXAMPLE_RE.match(line))]
+        message = examples[-1] if examples else ""
     if not exc_type and not message:
         return None
     signature = f"{exc_type}: {normalise_message(message)}".rstrip()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import unittest
+from pathlib import Path
 
 from testtools.content import TracebackContent
 
+from conftest import env
+from isolate.orders.stream import Record, scan
 from isolate.running.judge import FAIL, PASS, Expectation
 from isolate.running.signature import (chain_signatures, failure_point, function_of, line_in, normalise_message,
                                       signature_from_traceback, signatures_match)
@@ -180,3 +184,37 @@ def test_a_chain_that_holds_the_recorded_failure_reproduces_it() -> None:
     assert expect.reproduces(FAIL, last, CHAINED_TB) and not expect.reproduces(FAIL, last, "")
     other = Expectation("KeyError: 'x' @ test_c.py:test_victim", point=("test_c.py", 29))
     assert not other.reproduces(FAIL, last, CHAINED_TB)
+
+
+DOCTEST = '''
+import os
+
+
+def f():
+    """
+    >>> 1 + 1
+    2
+    >>> os.environ.get("QA_X")
+    >>> os.environ.get("QA_Y")
+    """
+'''
+
+
+def test_a_doctest_failure_signs_its_failing_example(tmp_path: Path) -> None:
+    """QA (toolz, --doctest-modules): a doctest's failure signed "DocTestFailure: @ utils.py",
+    whichever example failed, so a failure of another example counted as the recorded one (the
+    victim "failed 8/22 alone" where the recorded failure never happens alone). A real pytest
+    session records each failure; its signature names the failing example's source."""
+    (tmp_path / "mod.py").write_text(DOCTEST)
+    signs = []
+    for variable in ("QA_X", "QA_Y"):
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules", "mod.py",
+                        "--isolate-record", variable], cwd=tmp_path, env=env(**{variable: "1"}), capture_output=True,
+                       timeout=120)
+        records: list[Record] = []
+        with (tmp_path / variable / "main.subunit").open("rb") as fp:
+            scan(fp, records.append, lambda _: None)
+        [failed] = [r for r in records if r.status == "fail"]
+        signs.append(signature_from_traceback(failed.details))
+    assert signs == ['DocTestFailure: os.environ.get("QA_X") @ mod.py',
+                     'DocTestFailure: os.environ.get("QA_Y") @ mod.py'], signs
