@@ -15,8 +15,9 @@ from pathlib import Path
 from isolate.errors import UserError
 
 HUNTS = ".isolate"
-PYTEST_ARGS = "pytest-args.json"  # a recording's pytest command line (isolate.orders.pytest_plugin writes it)
 """The directory, next to the project, that holds one directory per hunt."""
+PYTEST_ARGS = "pytest-args.json"
+"""A pytest recording's command line, beside its streams (isolate.orders.pytest_plugin writes it)."""
 
 
 def remove_tree(path: Path | str) -> None:

@@ -74,22 +74,6 @@ def read_history(hunt: Hunt) -> list[Past]:
     return pasts
 
 
-def _passed_over(hunt: Hunt) -> dict[str, tuple[int, int]]:
-    """The stored runs read before with nothing to keep, and the size and mtime each had then."""
-    path = hunt.path / HISTORY
-    marks: dict[str, tuple[int, int]] = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf8", errors="replace").splitlines():
-            if '"passed_over"' not in line:
-                continue
-            try:
-                item = json.loads(line)
-                marks[str(item["passed_over"])] = (int(item["size"]), int(item["mtime_ns"]))
-            except (ValueError, KeyError, TypeError):
-                continue
-    return marks
-
-
 def _stamp(path: Path) -> tuple[int, int]:
     """A stored run's size and mtime: what changes when stestr appends to it (--combine)."""
     try:
@@ -111,19 +95,29 @@ def _mentions(path: Path, victim: str) -> bool:
         return True
 
 
-def _read_marks(hunt: Hunt) -> dict[str, str]:
-    """The digest each --history path had when it was last read (see the module's docstring)."""
+def _read_marks(hunt: Hunt) -> tuple[dict[str, str], dict[str, tuple[int, int]]]:
+    """What `history.jsonl` marks (see the module's docstring): the digest each --history path
+    had when it was last read, and the stored runs read with nothing to keep, with the size and
+    mtime each had then."""
     path = hunt.path / HISTORY
     marks: dict[str, str] = {}
+    over: dict[str, tuple[int, int]] = {}
     if path.exists():
         for line in path.read_text(encoding="utf8", errors="replace").splitlines():
             try:
                 item = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(item, dict) and isinstance(item.get("read"), str) and isinstance(item.get("digest"), str):
+            if not isinstance(item, dict):
+                continue
+            if isinstance(item.get("read"), str) and isinstance(item.get("digest"), str):
                 marks[item["read"]] = item["digest"]
-    return marks
+            elif "passed_over" in item:
+                try:
+                    over[str(item["passed_over"])] = (int(item["size"]), int(item["mtime_ns"]))
+                except (KeyError, TypeError, ValueError):
+                    continue
+    return marks, over
 
 
 def digest(path: Path) -> str:
@@ -266,8 +260,7 @@ def unread(hunt: Hunt, repository: Repository | None, paths: list[str], since: s
     once that many stored runs are to be read. Writes nothing."""
     pasts = read_history(hunt)
     known = {p.source for p in pasts}
-    marks = _read_marks(hunt)
-    over = _passed_over(hunt)
+    marks, over = _read_marks(hunt)
     seen = {p.at for p in pasts if p.at is not None}
     if paths:  # only a given file can be a copy of the run extracted from (the repository's is skipped by id)
         seen |= _extracted_start(hunt, repository)

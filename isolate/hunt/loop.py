@@ -221,11 +221,13 @@ def _gather_history(hunt: Hunt, merged: dict[str, Any], display: Any) -> None:
     if kept:
         left = f"; {counted(copies, 'copy', 'copies')} of runs counted already left out" if copies else ""
         since = merged["history_since"]  # QA: told to limit them with --history-since when it was given
-        limit = (f"those from run {since} on (--history-since) are assumed to test today's code; --no-history leaves"
-                 " them out" if since is not None else "they are assumed to test today's code: limit them with"
-                 " --history-since RUN, or --no-history" if repository is not None else
-                 # QA: --history streams alone, no repository: --history-since was then refused
-                 "they are assumed to test today's code; --no-history leaves them out")
+        if since is not None:
+            limit = (f"those from run {since} on (--history-since) are assumed to test today's code; --no-history"
+                     " leaves them out")
+        elif repository is not None:
+            limit = "they are assumed to test today's code: limit them with --history-since RUN, or --no-history"
+        else:  # QA: --history streams alone, no repository: --history-since was then refused
+            limit = "they are assumed to test today's code; --no-history leaves them out"
         display.info(f"{counted(kept, 'earlier run')} of the victim {noun(kept, 'is', 'are')} evidence ({added} new{left});"
                      f" {limit}")
     elif copies:

@@ -444,7 +444,8 @@ def recording_options(path: Path) -> list[str]:
     """The options of the pytest session that made the recording in `path` (a directory, or a
     file in one) that a hunt's runs leave out: its command line (the recorder keeps it, see
     isolate.files.PYTEST_ARGS) without the paths and node ids it ran, the recording's own option,
-    output options, xdist's, plugins (-p) and test selection (-k, -m: a hunt runs its lists). Empty when there is none, or the recording predates it."""
+    output options, xdist's, plugins (-p) and test selection (-k, -m: a hunt runs its lists).
+    Empty when there is none, or the recording predates it."""
     import json
 
     folder = path if path.is_dir() else path.parent

@@ -134,8 +134,9 @@ class FoundCause:
     often it passes then).  With the victim repeated in each run (K executions), `rate` is a
     run's, and `per_execution` one execution's, as the cause's runs without the other causes
     show it: what one run of the suite sees (None without such runs).  `fails` of `held`: the
-    runs holding it and no other cause, and how many of those failed (what its first evidence
-    line counts; `rate` is estimated from them, so 2/2 reads 0.833: held 0 when unknown)."""
+    runs `rate` is estimated from, and how many of them failed (a test's or a pair's: the runs
+    that held it when it was found; a class's or module's: those holding one of its tests and no
+    other cause), so that 2/2 reads as 0.833 with its basis shown; held 0 when unknown."""
 
     scope: str
     name: str

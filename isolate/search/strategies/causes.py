@@ -877,8 +877,7 @@ def _scopes(problem: Problem, t: Tally, found: Sequence[Found], per_execution: d
         grouped = {tuple(group) for _, _, group in groups}
         for c in draft:
             if c.tests in grouped:
-                others = [o for o in draft if o is not c]
-                af, ar = counts(t, lambda s, c=c, others=others: _active(c, s) and not any(_active(o, s) for o in others))
+                af, ar = _held_by(t, c, draft)
                 if ar:
                     c = replace(c, rate=polluter_evidence(lat, af, ar - af, bf, br - bf)[1], fails=af, held=ar)
             pooled.append(c)
